@@ -1,0 +1,2 @@
+export type { PricingProblem, ProductPolicy } from "./problem/pricing-problem.js";
+export { SHUTOFF } from "./problem/pricing-problem.js";
