@@ -1,0 +1,48 @@
+/** Stable codes of {@link PolicyStoreError}; callers switch on these, never on messages. */
+export type PolicyStoreErrorCode =
+  /** promote: the model id is not the current latest (see `currentLatestId`). */
+  | "model_id_stale"
+  /** No committed artifact with this id for this company. */
+  | "unknown_model"
+  /** The artifact is missing, partial, or fails its sha256 check. */
+  | "artifact_unreadable"
+  /** rollback: no earlier approved model to go back to. */
+  | "nothing_to_roll_back"
+  /** Bad argument (company id, manifest, weights, options). */
+  | "invalid_input"
+  /** A compare-and-set kept losing to concurrent writers beyond the retry bound. */
+  | "contention"
+  /** The company's slot document does not parse: storage was altered outside the store. */
+  | "corrupt_slots";
+
+export class PolicyStoreError extends Error {
+  constructor(
+    readonly code: PolicyStoreErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PolicyStoreError";
+  }
+}
+
+/** promote() lost: `currentLatestId` is the latest model id right now (null when there is none). */
+export class ModelIdStaleError extends PolicyStoreError {
+  override readonly code = "model_id_stale";
+  constructor(
+    readonly companyId: string,
+    readonly modelId: string,
+    readonly currentLatestId: string | null,
+  ) {
+    super(
+      "model_id_stale",
+      currentLatestId === null
+        ? `model ${modelId} is not the latest: company has no latest model`
+        : `model ${modelId} is not the latest: the latest is ${currentLatestId}`,
+    );
+    this.name = "ModelIdStaleError";
+  }
+}
+
+export function isPolicyStoreError(error: unknown): error is PolicyStoreError {
+  return error instanceof PolicyStoreError;
+}

@@ -1,0 +1,91 @@
+/**
+ * One of the race test's processes: waits for the start signal, then trains, promotes and bumps a shared
+ * counter on the same folder as its siblings, printing one JSON line per operation for the parent to audit.
+ * Usage: race-worker.ts <root> <go-file> <worker-index> <operations>
+ */
+import { existsSync } from "node:fs";
+import seedrandom from "seedrandom";
+import { ModelIdStaleError } from "../errors.js";
+import { FsObjectStore } from "../fs-object-store.js";
+import { PreconditionFailedError } from "../object-store.js";
+import { createPolicyStore } from "../policy-store.js";
+
+const [root = "", goFile = "", indexText = "0", opsText = "10"] = process.argv.slice(2);
+const worker = Number(indexText);
+const rng = seedrandom(`race-worker-${worker}`);
+const objects = new FsObjectStore({ root });
+const store = createPolicyStore({ objectStore: objects });
+const COMPANY = "acme";
+const seen: string[] = [];
+
+function log(line: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ worker, ...line })}\n`);
+}
+
+async function bumpCounter(): Promise<void> {
+  let losses = 0;
+  for (;;) {
+    const current = await objects.get("race/counter.json");
+    const value = current === null ? 0 : Number(new TextDecoder().decode(current.body));
+    try {
+      await objects.put(
+        "race/counter.json",
+        new TextEncoder().encode(String(value + 1)),
+        current === null ? { ifAbsent: true } : { ifMatch: current.etag },
+      );
+      log({ op: "cas", from: value, losses });
+      return;
+    } catch (error) {
+      if (!(error instanceof PreconditionFailedError)) throw error;
+      losses += 1;
+    }
+  }
+}
+
+async function promote(modelId: string): Promise<void> {
+  try {
+    const { slots, changed } = await store.promote(COMPANY, modelId);
+    log({ op: "promote", model_id: modelId, result: changed ? "changed" : "noop", revision: slots.revision });
+  } catch (error) {
+    if (!(error instanceof ModelIdStaleError)) throw error;
+    log({ op: "promote", model_id: modelId, result: "stale", current: error.currentLatestId });
+  }
+}
+
+async function main(): Promise<void> {
+  process.stdout.write("ready\n");
+  while (!existsSync(goFile)) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let i = 0; i < Number(opsText); i += 1) {
+    const roll = rng();
+    if (roll < 0.35) {
+      const autoApprove = rng() < 0.3;
+      const record = await store.save({
+        companyId: COMPANY,
+        manifest: (ids) => ({ ...ids, worker }),
+        weights: new Uint8Array([worker, i, ...new TextEncoder().encode(`w${worker}-${i}`)]),
+      });
+      log({ op: "save", model_id: record.model_id, version: record.version });
+      const { slots, changed } = await store.commitTraining({
+        companyId: COMPANY,
+        modelId: record.model_id,
+        autoApprove,
+      });
+      log({ op: "commit", model_id: record.model_id, auto: autoApprove, changed, revision: slots.revision });
+      seen.push(record.model_id);
+    } else if (roll < 0.7) {
+      // Promote what this worker believes is the latest: races with every other trainer and promoter.
+      const latest = (await store.getSlots(COMPANY)).latest?.model_id;
+      if (latest !== undefined) seen.push(latest);
+      await promote(latest ?? "mdl_01ARZ3NDEKTSV4RRFFQ69G5FAV");
+    } else if (roll < 0.8 && seen.length > 0) {
+      await promote(seen[Math.floor(rng() * seen.length)] ?? "");
+    } else {
+      await bumpCounter();
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
