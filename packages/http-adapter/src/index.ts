@@ -1,1 +1,23 @@
-export {};
+export { toApiError } from "./error-handler.js";
+export {
+  ApiError,
+  type ApiErrorOptions,
+  codeToStatus,
+  DEFAULT_MESSAGES,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorEnvelope,
+  errorEnvelopeSchema,
+  isApiError,
+} from "./errors.js";
+export type { OpenApiOptions } from "./openapi.js";
+export { API_VERSION } from "./openapi.js";
+export { renderOpenApiDocument } from "./openapi-document.js";
+export { adapterServerOptions, DEFAULT_BODY_LIMIT, type PricingApiOptions, pricingApi } from "./plugin.js";
+export { type RateLimits, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
+export * from "./schemas/auth.js";
+export * from "./schemas/common.js";
+export * from "./schemas/model.js";
+export * from "./schemas/recommendations.js";
+export * from "./schemas/runs.js";
+export type { AuthService, PricingService, Principal, ReadinessCheck, RequestContext } from "./services.js";

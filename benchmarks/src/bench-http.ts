@@ -1,0 +1,223 @@
+/**
+ * HTTP read-path benchmark against the real server in a child process (the `pricing serve` bin, SQLite file in a
+ * temporary data dir, default `info` JSON logging), driven by autocannon from this process.
+ *
+ *   pnpm bench:http [--quick] [--duration SECONDS] [--connections N]
+ *
+ * Sections: POST /public/v1/auth/token (token exchanges per second, target >= 2,000/s). Add a section by pushing
+ * onto SECTIONS (e.g. GET /v2/recommendations once pricing operations are wired).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { createServerContext, issueCredentials, loadConfig, runCli } from "@pricing/server";
+import autocannon from "autocannon";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const PARTNERS = 50;
+const COMPANY = "bench-co";
+
+export interface BenchFixture {
+  url: string;
+  dataDir: string;
+  /** One key pair per partner; every partner is mapped to COMPANY. */
+  keys: { access_key: string; secret_key: string }[];
+}
+
+export interface SectionResult {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  target: string;
+  pass: boolean | null;
+}
+
+export interface Section {
+  name: string;
+  run(fixture: BenchFixture, opts: { duration: number; connections: number }): Promise<SectionResult>;
+}
+
+function fire(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+const tokenExchange: Section = {
+  name: "POST /public/v1/auth/token",
+  async run(fixture, opts) {
+    // Round-robin over the partners' keys: deterministic, and each exchange does a real lookup, HMAC and signature.
+    let next = 0;
+    const bodies = fixture.keys.map((k) => JSON.stringify(k));
+    const options: autocannon.Options = {
+      url: `${fixture.url}/public/v1/auth/token`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      connections: opts.connections,
+      requests: [
+        {
+          setupRequest: (req) => {
+            const body = bodies[next++ % bodies.length];
+            return { ...req, body };
+          },
+        },
+      ],
+    };
+    await fire({ ...options, duration: 2 }); // warm-up: JIT, SQLite page cache
+    const result = await fire({ ...options, duration: opts.duration });
+    const rps = result.requests.average;
+    return {
+      name: this.name,
+      requests: result.requests.total,
+      rps,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      target: ">= 2000/s",
+      pass: rps >= 2000 && result.non2xx === 0 && result.errors === 0,
+    };
+  },
+};
+
+/** Sections in run order. */
+export const SECTIONS: Section[] = [tokenExchange];
+
+async function seed(dataDir: string): Promise<BenchFixture["keys"]> {
+  const quiet = { out: () => {}, err: (t: string) => process.stderr.write(t) };
+  const code = await runCli(
+    ["company", "create", "--id", COMPANY, "--name", "Bench", "--data-dir", dataDir],
+    {
+      io: quiet,
+      env: {},
+    },
+  );
+  if (code !== 0) throw new Error("could not create the bench company");
+  const ctx = await createServerContext(loadConfig({}, { dataDir }));
+  try {
+    const keys: BenchFixture["keys"] = [];
+    for (let i = 0; i < PARTNERS; i++) {
+      const credentials = issueCredentials(ctx.pepper);
+      const partner = await ctx.partners.create(`bench-${i}`, credentials);
+      await ctx.companies.map(partner.partner_id, COMPANY);
+      keys.push({ access_key: credentials.access_key, secret_key: credentials.secret_key });
+    }
+    return keys;
+  } finally {
+    await ctx.db.destroy();
+  }
+}
+
+async function startServerProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    path.join(ROOT, "node_modules/.bin/tsx"),
+    [path.join(ROOT, "packages/server/src/cli.ts"), "serve", "--port", "0", "--json"],
+    {
+      env: {
+        // Our own settings are dropped so the server uses the secrets generated while seeding.
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([k]) => !k.startsWith("PRICING_") && !k.startsWith("PUBLIC_API_"),
+          ),
+        ),
+        PRICING_DATA_DIR: dataDir,
+        // The limiter still runs on every request; only its thresholds are raised above what one client sends.
+        PRICING_RATE_LIMITS: JSON.stringify({
+          tokenPerKey: { max: 1_000_000, windowMs: 60_000 },
+          tokenPerAddress: { max: 1_000_000, windowMs: 60_000 },
+          dataPerPartner: { max: 1_000_000, windowMs: 60_000 },
+        }),
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server did not start in 30 s")), 30_000);
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    lines.on("line", (line) => {
+      if (!line.includes('"url"')) return;
+      try {
+        const parsed = JSON.parse(line) as { url?: string };
+        if (parsed.url) {
+          clearTimeout(timer);
+          resolve(parsed.url);
+        }
+      } catch {
+        // the --json document spans several lines; the url line alone is enough
+        const match = /"url":\s*"([^"]+)"/.exec(line);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      }
+    });
+  });
+  return { child, url };
+}
+
+function table(results: SectionResult[]): string {
+  const header = ["section", "requests", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "target", "pass"];
+  const rows = results.map((r) => [
+    r.name,
+    String(r.requests),
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.non2xx),
+    String(r.errors),
+    r.target,
+    r.pass === null ? "-" : r.pass ? "yes" : "NO",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+export async function benchHttp(opts: { duration: number; connections: number }): Promise<SectionResult[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "pricing-bench-http-"));
+  let child: ChildProcess | undefined;
+  try {
+    const keys = await seed(dataDir);
+    const server = await startServerProcess(dataDir);
+    child = server.child;
+    const fixture: BenchFixture = { url: server.url, dataDir, keys };
+    const results: SectionResult[] = [];
+    for (const section of SECTIONS) results.push(await section.run(fixture, opts));
+    return results;
+  } finally {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child?.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      duration: { type: "string" },
+      connections: { type: "string", default: "20" },
+    },
+  });
+  const duration = Number(values.duration ?? (values.quick ? 3 : 10));
+  const connections = Number(values.connections);
+  const results = await benchHttp({ duration, connections });
+  console.log(`HTTP benchmark: ${duration} s per section, ${connections} connections, ${PARTNERS} partners`);
+  console.log(table(results));
+  if (results.some((r) => r.pass === false)) process.exitCode = 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+}

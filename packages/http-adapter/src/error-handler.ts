@@ -1,0 +1,91 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { ApiError, toEnvelope } from "./errors.js";
+
+const FASTIFY_CODES: Record<string, ApiError["code"]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
+  FST_ERR_CTP_INVALID_JSON_BODY: "validation_error",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "validation_error",
+};
+
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON.",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty but Content-Type is application/json.",
+  FST_ERR_CTP_BODY_TOO_LARGE: "The request body is larger than 64 KiB.",
+};
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+}
+
+function describeValidation(context: string | undefined, issues: readonly ValidationIssue[]): string {
+  const parts = issues.slice(0, 5).map((issue) => {
+    const path = (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
+    const where = [context ?? "request", path].filter((p) => p.length > 0).join(".");
+    return `${where}: ${issue.message ?? "is invalid"}`;
+  });
+  return `Invalid request: ${parts.join("; ")}`;
+}
+
+/** Maps anything thrown while handling a request to our one error type. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return new ApiError("validation_error", describeValidation(error.validationContext, error.validation));
+  }
+  if (isResponseSerializationError(error)) return new ApiError("internal_error", undefined, { cause: error });
+  const fastifyError = error as Partial<FastifyError> | null;
+  const code = typeof fastifyError?.code === "string" ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (code !== undefined && fastifyError?.code !== undefined) {
+    return new ApiError(code, FASTIFY_MESSAGES[fastifyError.code], { cause: error });
+  }
+  if (Array.isArray(fastifyError?.validation)) {
+    return new ApiError(
+      "validation_error",
+      describeValidation(fastifyError.validationContext, fastifyError.validation as ValidationIssue[]),
+    );
+  }
+  const status = fastifyError?.statusCode;
+  if (status === 404) return new ApiError("not_found", undefined, { cause: error });
+  if (status === 413) return new ApiError("payload_too_large", undefined, { cause: error });
+  if (status === 415) return new ApiError("unsupported_media_type", undefined, { cause: error });
+  if (status === 429) return new ApiError("rate_limited", undefined, { cause: error });
+  if (status === 503) return new ApiError("unavailable", undefined, { cause: error });
+  // Other framework 4xx (bad content-length, bad URL...) are the client's fault; their texts are not ours to echo.
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return new ApiError("validation_error", "The request could not be read.", { cause: error });
+  }
+  return new ApiError("internal_error", undefined, { cause: error });
+}
+
+/** Sends the envelope as a ready string so no route's response schema can interfere with it. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, apiError: ApiError): FastifyReply {
+  const header: Record<string, string> = {
+    ...apiError.headers,
+    "content-type": "application/json; charset=utf-8",
+  };
+  if (apiError.code === "invalid_token" || apiError.code === "token_expired") {
+    header["www-authenticate"] = `Bearer error="invalid_token"`;
+  }
+  return reply
+    .code(apiError.statusCode)
+    .headers(header)
+    .send(JSON.stringify(toEnvelope(apiError, request.id)));
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.code === "internal_error") {
+      request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
+    } else if (apiError.statusCode >= 500) {
+      request.log.warn({ code: apiError.code, status: apiError.statusCode }, "request refused");
+    } else {
+      request.log.info({ code: apiError.code, status: apiError.statusCode }, "request rejected");
+    }
+    return sendError(request, reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError("not_found")));
+}

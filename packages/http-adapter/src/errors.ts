@@ -1,0 +1,166 @@
+import { z } from "zod";
+
+/** Every error code the API can answer with (DESIGN.md §2). The HTTP status is decided in `codeToStatus` only. */
+export const ERROR_CODES = [
+  "validation_error",
+  "invalid_credentials",
+  "invalid_token",
+  "token_expired",
+  "company_not_found",
+  "no_run_at_offset",
+  "not_found",
+  "model_id_stale",
+  "training_in_progress",
+  "payload_too_large",
+  "unsupported_media_type",
+  "insufficient_history",
+  "rate_limited",
+  "internal_error",
+  "unavailable",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const errorCodeSchema = z.enum(ERROR_CODES);
+
+export function codeToStatus(code: ErrorCode): number {
+  switch (code) {
+    case "validation_error":
+      return 400;
+    case "invalid_credentials":
+    case "invalid_token":
+    case "token_expired":
+      return 401;
+    case "company_not_found":
+    case "no_run_at_offset":
+    case "not_found":
+      return 404;
+    case "model_id_stale":
+    case "training_in_progress":
+      return 409;
+    case "payload_too_large":
+      return 413;
+    case "unsupported_media_type":
+      return 415;
+    case "insufficient_history":
+      return 422;
+    case "rate_limited":
+      return 429;
+    case "internal_error":
+      return 500;
+    case "unavailable":
+      return 503;
+  }
+}
+
+/** Default messages. Fixed texts where the message must not differ between cases (credentials, company lookup). */
+export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
+  validation_error: "The request is invalid.",
+  invalid_credentials: "The access key or secret key is invalid.",
+  invalid_token: "The bearer token is missing, malformed or invalid.",
+  token_expired: "The bearer token has expired; exchange your keys for a new token.",
+  company_not_found: "Company not found.",
+  no_run_at_offset: "No persisted run exists at this runs_ago offset.",
+  not_found: "Route not found.",
+  model_id_stale: "The model_id is not the current latest artifact; read GET /v2/model for the current id.",
+  training_in_progress: "A training run for this company is already in progress.",
+  payload_too_large: "The request body is too large.",
+  unsupported_media_type: "The request body must be application/json.",
+  insufficient_history: "The company has too little sales history to fit a model.",
+  rate_limited: "Too many requests; retry later.",
+  internal_error: "An internal error occurred.",
+  unavailable: "The service is unavailable; retry later.",
+};
+
+export interface ApiErrorOptions {
+  /** Extra response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** The one error type of the API: a stable code, a client-safe message, optional headers. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string = DEFAULT_MESSAGES[code], options: ApiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ApiError";
+    this.code = code;
+    this.statusCode = codeToStatus(code);
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: errorCodeSchema.describe("Machine-readable error code."),
+      message: z.string().describe("Human-readable text; never contains secrets or internals."),
+      request_id: z.uuid().describe("Identifier of this request, also sent as the x-request-id header."),
+    }),
+  })
+  .meta({
+    id: "ErrorEnvelope",
+    description: "Envelope of every 4xx and 5xx response.",
+    examples: [
+      {
+        error: {
+          code: "company_not_found",
+          message: "Company not found.",
+          request_id: "3f1c8a52-7d0e-4b8e-9a55-0c2f4b8f6e21",
+        },
+      },
+    ],
+  });
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export function toEnvelope(error: ApiError, requestId: string): ErrorEnvelope {
+  return { error: { code: error.code, message: error.message, request_id: requestId } };
+}
+
+export interface ErrorResponseDoc {
+  description: string;
+  content: { "application/json": { schema: typeof errorEnvelopeSchema } };
+}
+
+/** Response docs for the given codes, grouped by status, for a route's `schema.response`. */
+export function errorResponses(codes: readonly ErrorCode[]): Record<number, ErrorResponseDoc> {
+  const out: Record<number, ErrorResponseDoc> = {};
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = codeToStatus(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, list] of byStatus) {
+    out[status] = {
+      description: `Error envelope with code ${list.join(" or ")}.`,
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    };
+  }
+  return out;
+}
+
+/** Codes every route can answer with, whatever it does (not_found: a mistyped path under the base URL). */
+export const COMMON_ERROR_CODES: readonly ErrorCode[] = [
+  "validation_error",
+  "not_found",
+  "rate_limited",
+  "internal_error",
+  "unavailable",
+];
+/** Codes of every bearer-authenticated data route. */
+export const DATA_ROUTE_ERROR_CODES: readonly ErrorCode[] = [
+  ...COMMON_ERROR_CODES,
+  "invalid_token",
+  "token_expired",
+  "company_not_found",
+];
+/** Codes of every route that takes a JSON body. */
+export const BODY_ERROR_CODES: readonly ErrorCode[] = ["payload_too_large", "unsupported_media_type"];

@@ -1,0 +1,80 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+
+export interface OpenApiOptions {
+  /** Base URL partners call; the document's paths are relative to it. Default `/public/v1`. */
+  serverUrl?: string;
+  /** Serve the human docs page at `/public/v1/docs`. Default true. */
+  docs?: boolean;
+}
+
+export const API_VERSION = "1.0.0";
+
+type OpenApiDocument = ReturnType<typeof jsonSchemaTransformObject>;
+
+/**
+ * Drops component schemas no operation reaches: zod registers input and output variants of every named shape and
+ * shapes of routes hidden from the document, which would otherwise show up as unused components.
+ */
+function pruneUnusedSchemas(document: OpenApiDocument): OpenApiDocument {
+  const doc = document as { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
+  const schemas = doc.components?.schemas;
+  if (!schemas) return document;
+  const refsIn = (value: unknown) =>
+    [...JSON.stringify(value ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] ?? "");
+  const used = new Set<string>();
+  const queue = refsIn(doc.paths);
+  while (queue.length > 0) {
+    const name = queue.pop() ?? "";
+    if (used.has(name)) continue;
+    used.add(name);
+    queue.push(...refsIn(schemas[name]));
+  }
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+  return document;
+}
+
+/** Registers @fastify/swagger (before any route, so it sees them all) and the docs page. */
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Price-Recommendation Partner API",
+        version: API_VERSION,
+        description:
+          "Partner-facing REST API for price recommendations backed by an RL pricing policy. Exchange your key " +
+          "pair at POST /auth/token, then send `Authorization: Bearer <token>` on every other call. The /v2 " +
+          "operations are also served at the host root.",
+        license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      },
+      servers: [{ url: options.serverUrl ?? "/public/v1", description: "Partner API base URL" }],
+      tags: [
+        { name: "auth", description: "Key exchange for bearer tokens." },
+        { name: "v2", description: "RL pricing operations." },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "JWT",
+            description: "Token from POST /auth/token, valid 900 seconds.",
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: (documentObject) => pruneUnusedSchemas(jsonSchemaTransformObject(documentObject)),
+  });
+  if (options.docs !== false) {
+    await app.register(swaggerUi, { routePrefix: "/public/v1/docs" });
+  }
+}
+
+/** Registers GET /public/v1/openapi.json. */
+export function registerOpenApiDocument(app: FastifyInstance): void {
+  app.get("/public/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+}

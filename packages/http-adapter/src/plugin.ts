@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import cors from "@fastify/cors";
+import rateLimit from "@fastify/rate-limit";
+import { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import fp from "fastify-plugin";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { installBearerAuth } from "./bearer-auth.js";
+import { installErrorHandling } from "./error-handler.js";
+import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
+import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
+import { registerAuthToken } from "./routes/auth-token.js";
+import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
+import { registerGetModel } from "./routes/get-model.js";
+import { registerGetRecommendations } from "./routes/get-recommendations.js";
+import { registerHealth } from "./routes/health.js";
+import { registerListRuns } from "./routes/list-runs.js";
+import { registerPromoteModel } from "./routes/promote-model.js";
+import type { RouteDeps } from "./routes/route-deps.js";
+import { registerTrainModel } from "./routes/train-model.js";
+import type { AuthService, PricingService, ReadinessCheck } from "./services.js";
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export interface PricingApiOptions {
+  auth: AuthService;
+  pricing: PricingService;
+  /** Backs GET /readyz; default always ready. */
+  readiness?: ReadinessCheck;
+  /** Exact origins allowed cross-origin; empty or absent means no CORS headers at all. `*` is refused. */
+  corsOrigins?: readonly string[];
+  rateLimits?: RateLimitsInput;
+  openapi?: OpenApiOptions;
+  /** Largest JSON body in bytes; default 64 KiB. */
+  bodyLimit?: number;
+}
+
+/**
+ * Server options the adapter relies on: a UUID request id (never taken from the client), logged as `request_id`,
+ * and the 64 KiB body limit. Spread them into `Fastify({...})` of a host application.
+ */
+export function adapterServerOptions(): Pick<
+  FastifyServerOptions,
+  "genReqId" | "requestIdHeader" | "logController" | "bodyLimit"
+> {
+  return {
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: "request_id" }),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+  };
+}
+
+function checkedOrigins(origins: readonly string[] | undefined): string[] {
+  const list = (origins ?? []).map((o) => o.trim()).filter((o) => o.length > 0);
+  if (list.includes("*"))
+    throw new Error("PUBLIC_API_CORS_ORIGINS must list exact origins; '*' is not allowed");
+  return list;
+}
+
+async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions): Promise<void> {
+  const limits = rateLimitsSchema.parse(options.rateLimits ?? {});
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const origins = checkedOrigins(options.corsOrigins);
+
+  app.decorateRequest("principal", null);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  installErrorHandling(app);
+
+  if (origins.length > 0) {
+    await app.register(cors, {
+      origin: origins,
+      methods: ["GET", "POST"],
+      allowedHeaders: ["Authorization", "Content-Type"],
+      exposedHeaders: ["x-request-id", "retry-after", "www-authenticate"],
+      maxAge: 600,
+    });
+  }
+  await app.register(rateLimit, { global: false });
+  await registerOpenApi(app, options.openapi ?? {});
+
+  const deps: Omit<RouteDeps, "hidden"> = {
+    auth: options.auth,
+    pricing: options.pricing,
+    bodyLimit,
+    tokenLimits: {
+      perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`),
+      perKey: createRateLimitCheck(app, limits.tokenPerKey, (r) => {
+        const body = r.body as { access_key?: unknown } | undefined;
+        return typeof body?.access_key === "string" ? `key:${body.access_key}` : undefined;
+      }),
+    },
+  };
+  const partnerLimit = createRateLimitCheck(app, limits.dataPerPartner, (r) =>
+    r.principal ? `partner:${r.principal.partnerId}` : undefined,
+  );
+
+  const v2 = (hidden: boolean) => async (scope: FastifyInstance) => {
+    scope.setValidatorCompiler(validatorCompiler);
+    scope.setSerializerCompiler(serializerCompiler);
+    // Only JSON bodies are accepted, so anything else is a 415 rather than a validation error.
+    scope.removeContentTypeParser("text/plain");
+    installBearerAuth(scope, options.auth, partnerLimit);
+    const routeDeps: RouteDeps = { ...deps, hidden };
+    registerGetRecommendations(scope, routeDeps);
+    registerListRuns(scope, routeDeps);
+    registerComputeRecommendations(scope, routeDeps);
+    registerTrainModel(scope, routeDeps);
+    registerPromoteModel(scope, routeDeps);
+    registerGetModel(scope, routeDeps);
+  };
+
+  await app.register(
+    async (scope) => {
+      scope.setValidatorCompiler(validatorCompiler);
+      scope.setSerializerCompiler(serializerCompiler);
+      scope.removeContentTypeParser("text/plain");
+      registerAuthToken(scope, { ...deps, hidden: false });
+      await scope.register(v2(false));
+    },
+    { prefix: "/public/v1" },
+  );
+  await app.register(v2(true));
+  await app.register(async (scope) => {
+    scope.setValidatorCompiler(validatorCompiler);
+    scope.setSerializerCompiler(serializerCompiler);
+    registerHealth(scope, options.readiness ?? (async () => true));
+    registerOpenApiDocument(scope);
+  });
+}
+
+/** The partner API as a Fastify plugin: routes, schemas, OpenAPI, bearer auth, error envelope, CORS, rate limits. */
+export const pricingApi = fp(pricingApiPlugin, { fastify: "5.x", name: "pricing-http-adapter" });

@@ -1,0 +1,15 @@
+import type { RateLimitCheck } from "../rate-limits.js";
+import type { AuthService, PricingService } from "../services.js";
+
+/** What every route file receives from the plugin. */
+export interface RouteDeps {
+  auth: AuthService;
+  pricing: PricingService;
+  /** True for the duplicate `/v2` routes at the host root, kept out of the OpenAPI document. */
+  hidden: boolean;
+  /** Largest accepted JSON body in bytes. */
+  bodyLimit: number;
+  tokenLimits: { perAddress: RateLimitCheck; perKey: RateLimitCheck };
+}
+
+export const BEARER_SECURITY = [{ bearerAuth: [] }];

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { companyIdSchema, modelIdSchema, sourceSchema, timestampSchema } from "./common.js";
+
+export const modelMetricsSchema = z
+  .record(z.string(), z.number())
+  .describe("Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum.");
+
+export const modelSlotSchema = z.object({
+  model_id: modelIdSchema,
+  version: z.number().int(),
+  trained_at: timestampSchema,
+  metrics: modelMetricsSchema,
+});
+
+export const approvedSlotSchema = modelSlotSchema.extend({ approved_at: timestampSchema });
+
+export const modelReportSchema = z
+  .object({
+    company_id: companyIdSchema,
+    source: sourceSchema,
+    model_id: modelIdSchema.nullable().describe("The artifact backing inference; null for rule."),
+    latest: modelSlotSchema.nullable(),
+    approved: approvedSlotSchema.nullable(),
+    fallback_reason: z.enum(["no_artifact", "artifact_unreadable"]).nullable(),
+  })
+  .meta({
+    id: "ModelReport",
+    examples: [
+      {
+        company_id: "acme-eu",
+        source: "rule",
+        model_id: null,
+        latest: null,
+        approved: null,
+        fallback_reason: "no_artifact",
+      },
+    ],
+  });
+
+export const getModelQuerySchema = z.strictObject({ company_id: companyIdSchema });
+
+export const trainBodySchema = z
+  .strictObject({
+    company_id: companyIdSchema,
+    auto_approve: z.boolean().default(false).describe("Also promote the new artifact to approved."),
+  })
+  .meta({ examples: [{ company_id: "acme-eu", auto_approve: false }] });
+
+export const trainResponseSchema = z
+  .object({
+    company_id: companyIdSchema,
+    model_id: modelIdSchema,
+    version: z.number().int(),
+    trained_at: timestampSchema,
+    auto_approved: z.boolean(),
+    slots: z.object({ latest: modelIdSchema.nullable(), approved: modelIdSchema.nullable() }),
+    metrics: modelMetricsSchema,
+  })
+  .meta({ id: "TrainResponse" });
+
+export const promoteBodySchema = z
+  .strictObject({
+    company_id: companyIdSchema,
+    model_id: modelIdSchema.describe("Must equal the current latest artifact id."),
+  })
+  .meta({ examples: [{ company_id: "acme-eu", model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F" }] });
+
+export type ModelReport = z.output<typeof modelReportSchema>;
+export type GetModelQuery = z.output<typeof getModelQuerySchema>;
+export type TrainRequest = z.output<typeof trainBodySchema>;
+export type TrainResponse = z.output<typeof trainResponseSchema>;
+export type PromoteRequest = z.output<typeof promoteBodySchema>;

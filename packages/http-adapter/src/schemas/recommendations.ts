@@ -1,0 +1,120 @@
+import { z } from "zod";
+import {
+  checkDateRange,
+  companyIdSchema,
+  currencySchema,
+  dateSchema,
+  modelIdSchema,
+  sourceSchema,
+  timestampSchema,
+} from "./common.js";
+
+export const recommendationSchema = z
+  .object({
+    product_id: z.string(),
+    date: dateSchema,
+    price: z.number().describe("Recommended price in `currency`, rounded to its minor unit."),
+    currency: currencySchema,
+    base_price: z.number(),
+    rule_price: z.number().describe("What the rule-based fallback would charge."),
+    expected_units: z.number(),
+    expected_revenue: z.number(),
+    source: sourceSchema,
+    model_id: modelIdSchema.nullable(),
+  })
+  .meta({
+    id: "Recommendation",
+    examples: [
+      {
+        product_id: "sku-1",
+        date: "2026-11-22",
+        price: 19.49,
+        currency: "EUR",
+        base_price: 19.99,
+        rule_price: 18.99,
+        expected_units: 12.4,
+        expected_revenue: 241.68,
+        source: "approved",
+        model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+      },
+    ],
+  });
+
+export const runSchema = z
+  .object({
+    run_id: z.string(),
+    company_id: companyIdSchema,
+    kind: z.enum(["nightly", "on_demand"]),
+    as_of: dateSchema,
+    created_at: timestampSchema,
+    source: sourceSchema,
+    model_id: modelIdSchema.nullable(),
+    start_date: dateSchema,
+    end_date: dateSchema,
+    products: z.number().int(),
+    recommendation_count: z.number().int(),
+  })
+  .meta({
+    id: "Run",
+    examples: [
+      {
+        run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+        company_id: "acme-eu",
+        kind: "nightly",
+        as_of: "2026-11-21",
+        created_at: "2026-11-21T02:00:03.120Z",
+        source: "approved",
+        model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+        start_date: "2026-11-22",
+        end_date: "2026-12-05",
+        products: 12,
+        recommendation_count: 168,
+      },
+    ],
+  });
+
+export const getRecommendationsQuerySchema = z
+  .strictObject({
+    company_id: companyIdSchema,
+    start_date: dateSchema.optional().describe("Inclusive lower bound of the date filter."),
+    end_date: dateSchema.optional().describe("Inclusive upper bound of the date filter."),
+    runs_ago: z.coerce.number().int().min(0).default(0).describe("0 is the latest run, 1 the run before it."),
+    product_id: z.string().min(1).max(128).optional(),
+  })
+  .superRefine(checkDateRange);
+
+export const recommendationsResponseSchema = z
+  .object({
+    company_id: companyIdSchema,
+    run: runSchema,
+    recommendations: z.array(recommendationSchema),
+  })
+  .meta({ id: "RecommendationsResponse" });
+
+export const computeBodySchema = z
+  .strictObject({
+    company_id: companyIdSchema,
+    dry_run: z.boolean().default(false).describe("Compute without persisting a run."),
+    start_date: dateSchema.optional(),
+    end_date: dateSchema.optional(),
+  })
+  .superRefine(checkDateRange)
+  .meta({ examples: [{ company_id: "acme-eu", dry_run: true }] });
+
+export const computeResponseSchema = z
+  .object({
+    company_id: companyIdSchema,
+    persisted: z.boolean(),
+    run: runSchema.nullable().describe("The persisted run; null on a dry run."),
+    source: sourceSchema,
+    model_id: modelIdSchema.nullable(),
+    recommendations: z.array(recommendationSchema),
+  })
+  .meta({ id: "ComputeResponse" });
+
+export type Recommendation = z.output<typeof recommendationSchema>;
+export type Run = z.output<typeof runSchema>;
+export type GetRecommendationsQuery = z.output<typeof getRecommendationsQuerySchema>;
+export type RecommendationsResponse = z.output<typeof recommendationsResponseSchema>;
+export type ComputeRequest = z.output<typeof computeBodySchema>;
+export type ComputeResponse = z.output<typeof computeResponseSchema>;

@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { TokenRequest, TokenResponse } from "./schemas/auth.js";
+import type {
+  GetModelQuery,
+  ModelReport,
+  PromoteRequest,
+  TrainRequest,
+  TrainResponse,
+} from "./schemas/model.js";
+import type {
+  ComputeRequest,
+  ComputeResponse,
+  GetRecommendationsQuery,
+  RecommendationsResponse,
+} from "./schemas/recommendations.js";
+import type { ListRunsQuery, ListRunsResponse } from "./schemas/runs.js";
+
+/** Who is calling, established by the bearer check. */
+export interface Principal {
+  partnerId: string;
+  /** The token's `jti`. */
+  tokenId: string;
+}
+
+/** Per-request context handed to every service call. */
+export interface RequestContext {
+  requestId: string;
+  log: FastifyBaseLogger;
+  /** Set on bearer-authenticated routes. */
+  principal?: Principal;
+  /** Client address as Fastify sees it. */
+  ip: string;
+}
+
+/**
+ * Credentials and token checks. Implementations throw `ApiError` with `invalid_credentials`, `invalid_token` or
+ * `token_expired`; the adapter maps them to the envelope.
+ */
+export interface AuthService {
+  exchangeToken(input: TokenRequest, ctx: RequestContext): Promise<TokenResponse>;
+  /** Verifies signature, algorithm, issuer, audience and expiry, and that the partner is still enabled. */
+  verifyToken(token: string): Promise<Principal>;
+  isCompanyAccessible(partnerId: string, companyId: string): Promise<boolean>;
+}
+
+/**
+ * The V2 pricing operations. The company has already been checked against the partner when these run.
+ * Implementations throw `ApiError` (`no_run_at_offset`, `model_id_stale`, `training_in_progress`,
+ * `insufficient_history`, `unavailable`) for expected failures.
+ */
+export interface PricingService {
+  listRuns(input: ListRunsQuery, ctx: RequestContext): Promise<ListRunsResponse>;
+  getRecommendations(input: GetRecommendationsQuery, ctx: RequestContext): Promise<RecommendationsResponse>;
+  compute(input: ComputeRequest, ctx: RequestContext): Promise<ComputeResponse>;
+  train(input: TrainRequest, ctx: RequestContext): Promise<TrainResponse>;
+  promote(input: PromoteRequest, ctx: RequestContext): Promise<ModelReport>;
+  getModel(input: GetModelQuery, ctx: RequestContext): Promise<ModelReport>;
+}
+
+/** Readiness probe: resolves false (or throws) when the service cannot take traffic. */
+export type ReadinessCheck = () => Promise<boolean>;

@@ -1,0 +1,82 @@
+import { adapterServerOptions, type PricingService, pricingApi } from "@pricing/http-adapter";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import pino, { type DestinationStream } from "pino";
+import type { Config } from "./config.js";
+import { pingDatabase } from "./db/database.js";
+import { createDefaultPricingService } from "./pricing-wiring.js";
+import { createServerContext, type ServerContext, type ServerContextOptions } from "./server-context.js";
+
+export interface AppOptions extends ServerContextOptions {
+  /** Builds the V2 pricing service from the server context; default: `createDefaultPricingService`. */
+  pricing?: (ctx: ServerContext) => PricingService | Promise<PricingService>;
+  /** Where JSON log lines go (default stdout); tests capture them here. */
+  logStream?: DestinationStream;
+}
+
+export interface App {
+  app: FastifyInstance;
+  ctx: ServerContext;
+  /** Closes the HTTP server and the database. */
+  close(): Promise<void>;
+}
+
+/** Paths pino must never print, should a serializer ever include them. */
+const REDACT = ["req.headers.authorization", "req.body", "access_token", "secret_key", "*.secret_key"];
+
+/** The composition root: context, logger, Fastify with the adapter plugin. Does not listen. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const ctx = await createServerContext(config, options);
+  const logger = pino(
+    { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
+    options.logStream ?? pino.destination(1),
+  );
+  ctx.logger = logger;
+  const app: FastifyInstance = Fastify({
+    ...adapterServerOptions(),
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+  });
+  try {
+    const pricing = await (options.pricing ?? createDefaultPricingService)(ctx);
+    await app.register(pricingApi, {
+      auth: ctx.auth,
+      pricing,
+      readiness: () => pingDatabase(ctx.db),
+      corsOrigins: config.corsOrigins,
+      rateLimits: config.rateLimits,
+    });
+    await app.ready();
+  } catch (error) {
+    await app.close();
+    await ctx.db.destroy();
+    throw error;
+  }
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      await ctx.db.destroy();
+    },
+  };
+}
+
+export interface RunningServer extends App {
+  /** e.g. `http://127.0.0.1:8080` */
+  url: string;
+}
+
+/** buildApp, then listen on config.host:config.port (0 picks a free port). */
+export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
+  const built = await buildApp(config, options);
+  try {
+    await built.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await built.close();
+    throw error;
+  }
+  const address = built.app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return { ...built, url: `http://${host}:${port}` };
+}

@@ -1,0 +1,43 @@
+import { ApiError, type AuthService } from "@pricing/http-adapter";
+import type { CompanyRepository } from "../repositories/companies.js";
+import type { PartnerRepository } from "../repositories/partners.js";
+import { secretMatches } from "./credentials.js";
+import type { TokenSigner } from "./token-signer.js";
+
+export interface AuthServiceDeps {
+  partners: PartnerRepository;
+  companies: CompanyRepository;
+  signer: TokenSigner;
+  pepper: string;
+}
+
+/** Token exchange and bearer checks over the partner tables. */
+export function createAuthService(deps: AuthServiceDeps): AuthService {
+  return {
+    async exchangeToken(input) {
+      const row = await deps.partners.findCredentials(input.access_key);
+      // Always hash and compare, then decide, so every failure looks and takes the same.
+      const matches = secretMatches(input.secret_key, row?.secret_hash, deps.pepper);
+      if (!row || !matches || row.superseded_at !== null || row.disabled_at !== null) {
+        throw new ApiError("invalid_credentials");
+      }
+      return {
+        access_token: await deps.signer.mint(row.partner_id),
+        token_type: "Bearer" as const,
+        expires_in: deps.signer.lifetimeSeconds,
+      };
+    },
+
+    async verifyToken(token) {
+      const verified = await deps.signer.verify(token);
+      const partner = await deps.partners.get(verified.partnerId);
+      // A disabled (or deleted) partner's tokens stop working at once, not at expiry.
+      if (!partner || partner.disabled_at !== null) throw new ApiError("invalid_token");
+      return { partnerId: verified.partnerId, tokenId: verified.tokenId };
+    },
+
+    async isCompanyAccessible(partnerId, companyId) {
+      return deps.companies.isMapped(partnerId, companyId);
+    },
+  };
+}

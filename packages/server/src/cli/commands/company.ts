@@ -1,0 +1,108 @@
+import { companyIdSchema, currencySchema } from "@pricing/http-adapter";
+import type { Command } from "commander";
+import type { ServerContext } from "../../server-context.js";
+import { CliError, type CliRuntime } from "../cli-runtime.js";
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function requireBoth(ctx: ServerContext, partnerId: string, companyId: string): Promise<void> {
+  if (!(await ctx.partners.get(partnerId)))
+    throw new CliError(`partner "${partnerId}" does not exist`, "not_found");
+  if (!(await ctx.companies.get(companyId)))
+    throw new CliError(`company "${companyId}" does not exist`, "not_found");
+}
+
+export function registerCompanyCommands(program: Command, cli: CliRuntime): void {
+  const company = program.command("company").description("Manage companies and partner-company mappings");
+
+  company
+    .command("create")
+    .description("Create a company")
+    .requiredOption("--id <company_id>", "company id used by partners in requests")
+    .requiredOption("--name <name>", "display name")
+    .option("--timezone <zone>", "IANA time zone of the company's business day", "UTC")
+    .option("--currency <code>", "default ISO 4217 currency", "EUR")
+    .action(async (opts: { id: string; name: string; timezone: string; currency: string }, cmd: Command) => {
+      const id = companyIdSchema.safeParse(opts.id);
+      if (!id.success) throw new CliError(`--id ${id.error.issues[0]?.message ?? "is invalid"}`);
+      if (!currencySchema.safeParse(opts.currency).success) {
+        throw new CliError("--currency must be an ISO 4217 code like EUR");
+      }
+      if (!isTimeZone(opts.timezone))
+        throw new CliError(`--timezone "${opts.timezone}" is not an IANA time zone`);
+      const name = opts.name.trim();
+      if (name.length === 0 || name.length > 200) throw new CliError("--name must be 1 to 200 characters");
+      await cli.withContext(cmd, async (ctx) => {
+        const row = await ctx.companies.create({
+          company_id: id.data,
+          name,
+          timezone: opts.timezone,
+          currency: opts.currency,
+        });
+        if (!row) throw new CliError(`company "${id.data}" already exists`, "conflict");
+        cli.print(cmd, row, `company ${row.company_id} created (${row.timezone}, ${row.currency})`);
+      });
+    });
+
+  company
+    .command("map")
+    .description("Let a partner reach a company")
+    .requiredOption("--partner <partner_id>", "partner")
+    .requiredOption("--company <company_id>", "company")
+    .action(async (opts: { partner: string; company: string }, cmd: Command) => {
+      await cli.withContext(cmd, async (ctx) => {
+        await requireBoth(ctx, opts.partner, opts.company);
+        await ctx.companies.map(opts.partner, opts.company);
+        cli.print(
+          cmd,
+          { partner_id: opts.partner, company_id: opts.company, mapped: true },
+          `${opts.company} mapped to ${opts.partner}`,
+        );
+      });
+    });
+
+  company
+    .command("unmap")
+    .description("Remove a partner's access to a company (takes effect on the next request)")
+    .requiredOption("--partner <partner_id>", "partner")
+    .requiredOption("--company <company_id>", "company")
+    .action(async (opts: { partner: string; company: string }, cmd: Command) => {
+      await cli.withContext(cmd, async (ctx) => {
+        await requireBoth(ctx, opts.partner, opts.company);
+        if (!(await ctx.companies.unmap(opts.partner, opts.company))) {
+          throw new CliError(`${opts.company} is not mapped to ${opts.partner}`, "not_found");
+        }
+        cli.print(
+          cmd,
+          { partner_id: opts.partner, company_id: opts.company, mapped: false },
+          `${opts.company} unmapped from ${opts.partner}`,
+        );
+      });
+    });
+
+  company
+    .command("list")
+    .description("List companies and the partners mapped to each")
+    .action(async (_opts: unknown, cmd: Command) => {
+      await cli.withContext(cmd, async (ctx) => {
+        const companies = await ctx.companies.list();
+        cli.print(
+          cmd,
+          { companies },
+          companies.length === 0
+            ? "no companies"
+            : companies.map(
+                (c) =>
+                  `${c.company_id}  ${c.timezone}  ${c.currency}  ${c.name}  partners: ${c.partners.join(",") || "-"}`,
+              ),
+        );
+      });
+    });
+}

@@ -1,0 +1,25 @@
+import type { Command } from "commander";
+import { createDatabase } from "../../db/database.js";
+import { migrateToLatest } from "../../db/migrate.js";
+import type { CliRuntime } from "../cli-runtime.js";
+
+export function registerDbCommands(program: Command, cli: CliRuntime): void {
+  const db = program.command("db").description("Database maintenance");
+
+  db.command("migrate")
+    .description("Apply pending migrations (SQLite file in the data dir, or PRICING_DATABASE_URL)")
+    .action(async (_opts: unknown, cmd: Command) => {
+      const config = cli.config(cmd);
+      const handle = createDatabase(config);
+      try {
+        const report = await migrateToLatest(handle);
+        cli.print(
+          cmd,
+          report,
+          report.applied.length === 0 ? "database is up to date" : `applied: ${report.applied.join(", ")}`,
+        );
+      } finally {
+        await handle.destroy();
+      }
+    });
+}

@@ -1,0 +1,42 @@
+import type { Command } from "commander";
+import { CliError, type CliRuntime } from "../cli-runtime.js";
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`--port must be 0..65535, got ${value}`);
+  return port;
+}
+
+/** Resolves on SIGINT/SIGTERM so the command can close the server cleanly. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}
+
+export function registerServeCommand(program: Command, cli: CliRuntime): void {
+  program
+    .command("serve")
+    .description(
+      "Run the API server (PRICING_JWT_SECRET, PUBLIC_API_CORS_ORIGINS and others from the environment)",
+    )
+    .option("--host <host>", "interface to listen on (default PRICING_HOST or 127.0.0.1)")
+    .option("--port <port>", "port to listen on (default PRICING_PORT or 8080)", parsePort)
+    .action(async (opts: { host?: string; port?: number }, cmd: Command) => {
+      const base = cli.config(cmd);
+      const config = { ...base, host: opts.host ?? base.host, port: opts.port ?? base.port };
+      // Loaded on demand so the other commands start without Fastify and the OpenAPI stack.
+      const { startServer } = await import("../../app.js");
+      const server = await startServer(config);
+      cli.print(cmd, { url: server.url, data_dir: config.dataDir }, `listening on ${server.url}`);
+      await untilSignal();
+      await server.close();
+    });
+}

@@ -1,0 +1,35 @@
+import {
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+} from "kysely";
+import * as initial from "./migrations/0001-initial.js";
+import * as batchOutcomes from "./migrations/0002-batch-outcomes.js";
+import type { Database } from "./schema.js";
+
+/** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
+const MIGRATIONS: Record<string, Migration> = {
+  "0001-initial": initial,
+  "0002-batch-outcomes": batchOutcomes,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/** Brings the schema to the latest migration; throws (leaving earlier migrations applied) on failure. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return {
+    applied: (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName),
+  };
+}

@@ -1,0 +1,108 @@
+import type { Insertable, Selectable } from "kysely";
+
+/**
+ * Table shapes. Timestamps are RFC 3339 UTC strings and dates `YYYY-MM-DD` strings, stored as text on both SQLite
+ * and PostgreSQL so every query reads the same values on either.
+ */
+export interface PartnersTable {
+  partner_id: string;
+  name: string;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface KeyPairsTable {
+  key_id: string;
+  partner_id: string;
+  access_key: string;
+  /** HMAC-SHA256 of the secret under the server pepper, hex. */
+  secret_hash: string;
+  created_at: string;
+  superseded_at: string | null;
+}
+
+export interface CompaniesTable {
+  company_id: string;
+  name: string;
+  timezone: string;
+  currency: string;
+  created_at: string;
+}
+
+export interface PartnerCompaniesTable {
+  partner_id: string;
+  company_id: string;
+  created_at: string;
+}
+
+export interface ProductsTable {
+  company_id: string;
+  product_id: string;
+  name: string | null;
+  currency: string;
+  base_price: number;
+  unit_cost: number | null;
+  min_price: number | null;
+  max_price: number | null;
+  max_daily_change: number | null;
+  stock: number | null;
+  season_end: string | null;
+  updated_at: string;
+}
+
+export interface SalesTable {
+  company_id: string;
+  product_id: string;
+  date: string;
+  price: number;
+  units_sold: number;
+  stock_on_hand: number | null;
+}
+
+export interface RunsTable {
+  run_id: string;
+  company_id: string;
+  kind: "nightly" | "on_demand";
+  as_of: string;
+  created_at: string;
+  source: "approved" | "latest" | "rule";
+  model_id: string | null;
+  start_date: string;
+  end_date: string;
+  products: number;
+  recommendation_count: number;
+}
+
+export interface RecommendationsTable {
+  run_id: string;
+  product_id: string;
+  date: string;
+  price: number;
+  currency: string;
+  base_price: number;
+  rule_price: number;
+  expected_units: number;
+  expected_revenue: number;
+  source: "approved" | "latest" | "rule";
+  model_id: string | null;
+}
+
+export interface Database {
+  partners: PartnersTable;
+  key_pairs: KeyPairsTable;
+  companies: CompaniesTable;
+  partner_companies: PartnerCompaniesTable;
+  products: ProductsTable;
+  sales: SalesTable;
+  runs: RunsTable;
+  recommendations: RecommendationsTable;
+}
+
+export type PartnerRow = Selectable<PartnersTable>;
+export type KeyPairRow = Selectable<KeyPairsTable>;
+export type CompanyRow = Selectable<CompaniesTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type NewProductRow = Insertable<ProductsTable>;
+export type SalesRow = Selectable<SalesTable>;
+export type RunRow = Selectable<RunsTable>;
+export type RecommendationRow = Selectable<RecommendationsTable>;

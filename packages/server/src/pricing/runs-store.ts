@@ -1,0 +1,193 @@
+import type { ListedRun, Recommendation, Run } from "@pricing/http-adapter";
+import type { Kysely } from "kysely";
+import { ulid } from "ulid";
+import type { Db } from "../db/database.js";
+import type { Database, RunRow } from "../db/schema.js";
+
+export interface BatchOutcomesTable {
+  batch_id: string;
+  company_id: string;
+  as_of: string;
+  trigger: "schedule" | "cli" | "api";
+  status: "created" | "exists" | "failed";
+  run_id: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string;
+}
+
+/** The server's tables plus the pricing operations' own (migration 0002). */
+export type PricingDatabase = Database & { batch_outcomes: BatchOutcomesTable };
+
+export function pricingDb(db: Db): Kysely<PricingDatabase> {
+  return db.withTables<{ batch_outcomes: BatchOutcomesTable }>();
+}
+
+export interface NewRun {
+  companyId: string;
+  kind: "nightly" | "on_demand";
+  asOf: string;
+  createdAt: string;
+  source: Run["source"];
+  modelId: string | null;
+  startDate: string;
+  endDate: string;
+  recommendations: readonly Recommendation[];
+}
+
+export interface RecommendationFilter {
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  productId?: string | undefined;
+}
+
+/** Rows per INSERT: 11 columns x 500 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 500;
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  // better-sqlite3: SQLITE_CONSTRAINT_UNIQUE; pg: 23505 unique_violation.
+  return e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "23505" || /UNIQUE constraint/.test(e?.message ?? "");
+}
+
+export function toRun(row: RunRow): Run {
+  return {
+    run_id: row.run_id,
+    company_id: row.company_id,
+    kind: row.kind,
+    as_of: row.as_of,
+    created_at: row.created_at,
+    source: row.source,
+    model_id: row.model_id,
+    start_date: row.start_date,
+    end_date: row.end_date,
+    products: Number(row.products),
+    recommendation_count: Number(row.recommendation_count),
+  };
+}
+
+/**
+ * Persisted runs and their recommendations. A run is written with all its rows in one transaction, with the
+ * retention of older runs, so a reader or a crash sees the whole run or none of it; runs are never updated.
+ */
+export function createRunsStore(db: Db) {
+  return {
+    /**
+     * Inserts the run and its rows, then deletes the company's runs beyond the newest `keep`. Returns null when a
+     * nightly run for that company and day already exists (the unique index decides, across processes).
+     */
+    async insert(run: NewRun, keep: number): Promise<Run | null> {
+      const row: RunRow = {
+        run_id: `run_${ulid()}`,
+        company_id: run.companyId,
+        kind: run.kind,
+        as_of: run.asOf,
+        created_at: run.createdAt,
+        source: run.source,
+        model_id: run.modelId,
+        start_date: run.startDate,
+        end_date: run.endDate,
+        products: new Set(run.recommendations.map((r) => r.product_id)).size,
+        recommendation_count: run.recommendations.length,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto("runs").values(row).execute();
+          for (let i = 0; i < run.recommendations.length; i += CHUNK) {
+            await trx
+              .insertInto("recommendations")
+              .values(run.recommendations.slice(i, i + CHUNK).map((r) => ({ run_id: row.run_id, ...r })))
+              .execute();
+          }
+          const stale = await trx
+            .selectFrom("runs")
+            .select("run_id")
+            .where("company_id", "=", run.companyId)
+            .orderBy("created_at", "desc")
+            .orderBy("run_id", "desc")
+            .offset(keep)
+            .limit(1_000_000)
+            .execute();
+          if (stale.length > 0) {
+            const ids = stale.map((s) => s.run_id);
+            // Rows first: PostgreSQL and SQLite both cascade, but explicit deletes do not depend on the pragma.
+            await trx.deleteFrom("recommendations").where("run_id", "in", ids).execute();
+            await trx.deleteFrom("runs").where("run_id", "in", ids).execute();
+          }
+        });
+      } catch (error) {
+        if (run.kind === "nightly" && isUniqueViolation(error)) return null;
+        throw error;
+      }
+      return toRun(row);
+    },
+
+    async nightlyExists(companyId: string, asOf: string): Promise<RunRow | undefined> {
+      return db
+        .selectFrom("runs")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("kind", "=", "nightly")
+        .where("as_of", "=", asOf)
+        .executeTakeFirst();
+    },
+
+    /** The run `runsAgo` places behind the newest (0 = newest), or undefined. */
+    async atOffset(companyId: string, runsAgo: number): Promise<RunRow | undefined> {
+      return db
+        .selectFrom("runs")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .orderBy("created_at", "desc")
+        .orderBy("run_id", "desc")
+        .offset(runsAgo)
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    async list(companyId: string, limit: number, offset: number): Promise<{ total: number; runs: ListedRun[] }> {
+      const [count, rows] = await Promise.all([
+        db
+          .selectFrom("runs")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("company_id", "=", companyId)
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom("runs")
+          .selectAll()
+          .where("company_id", "=", companyId)
+          .orderBy("created_at", "desc")
+          .orderBy("run_id", "desc")
+          .offset(offset)
+          .limit(limit)
+          .execute(),
+      ]);
+      return { total: Number(count.n), runs: rows.map((r, i) => ({ ...toRun(r), runs_ago: offset + i })) };
+    },
+
+    async recommendations(runId: string, filter: RecommendationFilter): Promise<Recommendation[]> {
+      let q = db
+        .selectFrom("recommendations")
+        .select([
+          "product_id",
+          "date",
+          "price",
+          "currency",
+          "base_price",
+          "rule_price",
+          "expected_units",
+          "expected_revenue",
+          "source",
+          "model_id",
+        ])
+        .where("run_id", "=", runId);
+      if (filter.startDate !== undefined) q = q.where("date", ">=", filter.startDate);
+      if (filter.endDate !== undefined) q = q.where("date", "<=", filter.endDate);
+      if (filter.productId !== undefined) q = q.where("product_id", "=", filter.productId);
+      const rows = await q.orderBy("date").orderBy("product_id").execute();
+      return rows as Recommendation[];
+    },
+  };
+}
+
+export type RunsStore = ReturnType<typeof createRunsStore>;

@@ -1,0 +1,83 @@
+import type { Clock } from "../clock.js";
+import type { Db } from "../db/database.js";
+import type { CompanyRow } from "../db/schema.js";
+
+export interface NewCompany {
+  company_id: string;
+  name: string;
+  timezone: string;
+  currency: string;
+}
+
+export interface CompanySummary extends CompanyRow {
+  partners: string[];
+}
+
+export function createCompanyRepository(db: Db, clock: Clock) {
+  return {
+    /** Returns false when the id is taken. */
+    async create(company: NewCompany): Promise<CompanyRow | undefined> {
+      const row: CompanyRow = { ...company, created_at: clock().toISOString() };
+      const result = await db
+        .insertInto("companies")
+        .values(row)
+        .onConflict((oc) => oc.column("company_id").doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0 ? row : undefined;
+    },
+
+    async get(companyId: string): Promise<CompanyRow | undefined> {
+      return db.selectFrom("companies").selectAll().where("company_id", "=", companyId).executeTakeFirst();
+    },
+
+    async list(): Promise<CompanySummary[]> {
+      const companies = await db.selectFrom("companies").selectAll().orderBy("company_id").execute();
+      const maps = await db.selectFrom("partner_companies").select(["partner_id", "company_id"]).execute();
+      return companies.map((c) => ({
+        ...c,
+        partners: maps.filter((m) => m.company_id === c.company_id).map((m) => m.partner_id),
+      }));
+    },
+
+    /** Idempotent: mapping twice is not an error. */
+    async map(partnerId: string, companyId: string): Promise<void> {
+      await db
+        .insertInto("partner_companies")
+        .values({ partner_id: partnerId, company_id: companyId, created_at: clock().toISOString() })
+        .onConflict((oc) => oc.columns(["partner_id", "company_id"]).doNothing())
+        .execute();
+    },
+
+    /** Returns false when there was no such mapping. */
+    async unmap(partnerId: string, companyId: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("partner_companies")
+        .where("partner_id", "=", partnerId)
+        .where("company_id", "=", companyId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async isMapped(partnerId: string, companyId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("partner_companies")
+        .select("company_id")
+        .where("partner_id", "=", partnerId)
+        .where("company_id", "=", companyId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async companiesOf(partnerId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("partner_companies")
+        .select("company_id")
+        .where("partner_id", "=", partnerId)
+        .orderBy("company_id")
+        .execute();
+      return rows.map((r) => r.company_id);
+    },
+  };
+}
+
+export type CompanyRepository = ReturnType<typeof createCompanyRepository>;

@@ -1,0 +1,34 @@
+import type { Db } from "../db/database.js";
+import type { SalesRow } from "../db/schema.js";
+
+export interface SalesQuery {
+  companyId: string;
+  productId?: string;
+  /** Inclusive bounds, `YYYY-MM-DD`. */
+  from?: string;
+  to?: string;
+}
+
+export function createSalesRepository(db: Db) {
+  return {
+    /** Daily rows ordered by product then date. */
+    async list(query: SalesQuery): Promise<SalesRow[]> {
+      let q = db.selectFrom("sales").selectAll().where("company_id", "=", query.companyId);
+      if (query.productId !== undefined) q = q.where("product_id", "=", query.productId);
+      if (query.from !== undefined) q = q.where("date", ">=", query.from);
+      if (query.to !== undefined) q = q.where("date", "<=", query.to);
+      return q.orderBy("product_id").orderBy("date").execute();
+    },
+
+    async count(companyId: string): Promise<number> {
+      const row = await db
+        .selectFrom("sales")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("company_id", "=", companyId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type SalesRepository = ReturnType<typeof createSalesRepository>;
