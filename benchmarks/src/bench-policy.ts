@@ -1,0 +1,80 @@
+/**
+ * Policy benchmark: every runner's exact expected margin under the true demand of known markets, against the
+ * exact optimum and the LP bound.
+ *
+ *   pnpm bench:policy [--quick] [--scenario FILE ...] [--json FILE] [--dump-policy DIR] [--policy NAME ...]
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { builtinScenarios, type ScenarioInput, ScenarioSchema } from "@pricing/engine";
+import { baselineRunners } from "./baseline-runners.js";
+import { runScenario, type ScenarioResult } from "./policy-bench.js";
+import { dumpPolicies, renderTable, toJson } from "./policy-report.js";
+import type { PolicyRunner } from "./policy-runner.js";
+import { rlRunners } from "./rl-runners.js";
+
+const fmt = (x: number, digits = 2): string =>
+  x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function loadScenarioFile(file: string): ScenarioInput[] {
+  const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.map((s, i) => {
+    const result = ScenarioSchema.safeParse(s);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new Error(`${file}[${i}]: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
+    }
+    return result.data;
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      scenario: { type: "string", multiple: true },
+      json: { type: "string" },
+      "dump-policy": { type: "string" },
+      policy: { type: "string", multiple: true },
+    },
+  });
+  const quick = values.quick ?? false;
+  const scenarios = values.scenario?.length
+    ? values.scenario.flatMap(loadScenarioFile)
+    : builtinScenarios({ quick });
+  const all: PolicyRunner[] = [...baselineRunners, ...rlRunners];
+  const only = values.policy?.flatMap((p) => p.split(","));
+  const unknown = only?.filter((name) => !all.some((r) => r.name === name)) ?? [];
+  if (unknown.length > 0) {
+    throw new Error(`unknown policy ${unknown.join(", ")}; known: ${all.map((r) => r.name).join(", ")}`);
+  }
+  const runners = only ? all.filter((r) => only.includes(r.name)) : all;
+  const started = performance.now();
+  const results: ScenarioResult[] = [];
+  for (const s of scenarios) {
+    const result = await runScenario(s, runners, { quick });
+    results.push(result);
+    process.stderr.write(
+      `${result.scenario}: done at ${fmt((performance.now() - started) / 1000, 1)} s ` +
+        `(fit ${fmt(result.fitSeconds, 3)} s, optimum ${fmt(result.optimumSeconds, 2)} s)\n`,
+    );
+  }
+  console.log(renderTable(results));
+  const violations = results.reduce((a, r) => a + r.rows.reduce((b, row) => b + row.violations, 0), 0);
+  console.log(
+    `\n${results.length} scenarios, ${runners.length} policies, ${violations} guardrail violations, ` +
+      `${fmt((performance.now() - started) / 1000, 1)} s total${quick ? " (quick)" : ""}`,
+  );
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(toJson(results), null, 2)}\n`);
+  const dumpDir = values["dump-policy"];
+  if (dumpDir) {
+    const files = results.flatMap((r) => dumpPolicies(dumpDir, r));
+    console.log(`dumped ${files.length} policies to ${dumpDir}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

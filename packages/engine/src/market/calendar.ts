@@ -1,0 +1,23 @@
+const DAY_MS = 86_400_000;
+
+/** Parses a YYYY-MM-DD date as UTC midnight, in milliseconds. */
+export function dateToMs(date: string): number {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(ms)) throw new Error(`invalid date: ${date}`);
+  return ms;
+}
+
+/** The YYYY-MM-DD date `days` days after `date` (negative goes back). */
+export function addDays(date: string, days: number): string {
+  return new Date(dateToMs(date) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (positive when `to` is later). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((dateToMs(to) - dateToMs(from)) / DAY_MS);
+}
+
+/** Day of week, Monday = 0 ... Sunday = 6 (the order of every weekday vector in the engine). */
+export function weekdayOf(date: string): number {
+  return (new Date(dateToMs(date)).getUTCDay() + 6) % 7;
+}

@@ -1,0 +1,132 @@
+import seedrandom from "seedrandom";
+import type { ProblemSetup } from "../problem/problem-setup.js";
+import { addDays, weekdayOf } from "./calendar.js";
+import { expandGrid, roundCents } from "./price-grid.js";
+import { samplePoisson, type Uniform, uniformBetween } from "./sampling.js";
+import { type ProductSpec, type Scenario, type ScenarioInput, ScenarioSchema } from "./scenario-schema.js";
+import { type TrueDemand, trueDemandFromSpec, trueRate } from "./true-demand.js";
+
+/** One day of one product's sales, the shape of `sales.csv`. `stock_on_hand` is units at the start of the day. */
+export interface SalesRow {
+  date: string;
+  product_id: string;
+  price: number;
+  units_sold: number;
+  stock_on_hand: number | null;
+}
+
+export interface MarketProduct {
+  readonly productId: string;
+  readonly referencePrice: number;
+  readonly unitCost: number;
+  readonly truth: TrueDemand;
+  /** The horizon's selling problem without demand: feed it to `problemFromTruth` or `problemFromFit`. */
+  readonly setup: ProblemSetup;
+  /** The fully defaulted spec the product was built from. */
+  readonly spec: ProductSpec;
+}
+
+export interface Market {
+  readonly scenario: Scenario;
+  readonly products: readonly MarketProduct[];
+  /** Daily rows for every product over the history window, sorted by date then product id. */
+  readonly history: SalesRow[];
+}
+
+/** Generates a market and its sales history; the same scenario (same seed) always gives identical output. */
+export function generateMarket(input: Scenario | ScenarioInput): Market {
+  const scenario = ScenarioSchema.parse(input);
+  const specs = [...(scenario.products ?? []), ...companyProducts(scenario)];
+  const ids = new Set<string>();
+  for (const s of specs) {
+    if (ids.has(s.product_id)) throw new Error(`duplicate product_id ${s.product_id}`);
+    ids.add(s.product_id);
+  }
+  const products = specs.map((spec) => buildProduct(scenario, spec));
+  const history: SalesRow[] = [];
+  for (const product of products) history.push(...simulateHistory(scenario, product));
+  history.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.product_id < b.product_id ? -1 : 1));
+  return { scenario, products, history };
+}
+
+function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
+  const ref = spec.reference_price;
+  const prices = expandGrid(spec.grid ?? { min: 0.5 * ref, max: 2 * ref, step: 0.04 * ref });
+  const minPrice = spec.min_price ?? prices[0]!;
+  const maxPrice = spec.max_price ?? prices[prices.length - 1]!;
+  const inside = prices.filter((p) => p >= minPrice - 1e-9 && p <= maxPrice + 1e-9);
+  const truth = trueDemandFromSpec(spec.demand, ref, prices);
+  let stock: number | null = spec.stock ?? null;
+  if (spec.stock_ratio !== undefined) {
+    let expected = 0;
+    for (let t = 0; t < scenario.horizon; t++) {
+      const r = trueRate(truth, weekdayOf(addDays(scenario.start_date, t)), t, ref);
+      expected += scenario.distribution === "bernoulli" ? Math.min(1, r) : r;
+    }
+    stock = Math.round(spec.stock_ratio * expected);
+  }
+  const setup: ProblemSetup = {
+    productId: spec.product_id,
+    startDate: scenario.start_date,
+    horizon: scenario.horizon,
+    prices: inside,
+    minPrice,
+    maxPrice,
+    shutoff: scenario.shutoff,
+    unitCost: spec.unit_cost,
+    stock,
+    maxDailyChange: scenario.max_daily_change,
+    initialPrice: scenario.max_daily_change === null ? null : (spec.initial_price ?? ref),
+    distribution: scenario.distribution,
+  };
+  return { productId: spec.product_id, referencePrice: ref, unitCost: spec.unit_cost, truth, setup, spec };
+}
+
+function companyProducts(scenario: Scenario): ProductSpec[] {
+  const c = scenario.company;
+  if (!c) return [];
+  const rng: Uniform = seedrandom(`${scenario.seed}:company`);
+  const width = String(c.count).length;
+  const out: ProductSpec[] = [];
+  for (let i = 0; i < c.count; i++) {
+    const ref = roundCents(uniformBetween(rng, ...c.reference_price));
+    const g = c.grid_relative;
+    const stockRatio = c.stock_ratio ? uniformBetween(rng, ...c.stock_ratio) : undefined;
+    out.push({
+      product_id: `${c.id_prefix}${String(i + 1).padStart(width, "0")}`,
+      reference_price: ref,
+      unit_cost: roundCents(ref * uniformBetween(rng, ...c.unit_cost_fraction)),
+      grid: { min: roundCents(g.min * ref), max: roundCents(g.max * ref), step: g.step * ref },
+      ...(stockRatio === undefined ? { stock: null } : { stock_ratio: stockRatio }),
+      demand: {
+        family: c.family,
+        base_rate: uniformBetween(rng, ...c.base_rate),
+        elasticity: uniformBetween(rng, ...c.elasticity),
+        weekday: c.weekday.map((w) => w * (1 + uniformBetween(rng, -c.weekday_jitter, c.weekday_jitter))),
+      },
+    });
+  }
+  return out;
+}
+
+function simulateHistory(scenario: Scenario, product: MarketProduct): SalesRow[] {
+  const h = scenario.history;
+  const rng: Uniform = seedrandom(`${h.seed ?? scenario.seed}:history:${product.productId}`);
+  const ref = product.referencePrice;
+  const rows: SalesRow[] = [];
+  let price = ref;
+  for (let d = 0; d < h.days; d++) {
+    if (d % h.change_every_days === 0) {
+      const level = h.price_levels
+        ? h.price_levels[Math.floor(rng() * h.price_levels.length)]!
+        : 1 + uniformBetween(rng, -h.price_variation, h.price_variation);
+      price = roundCents(ref * level);
+    }
+    const date = addDays(scenario.start_date, d - h.days);
+    const rate = trueRate(product.truth, weekdayOf(date), d - h.days, price);
+    const units =
+      scenario.distribution === "bernoulli" ? (rng() < Math.min(1, rate) ? 1 : 0) : samplePoisson(rng, rate);
+    rows.push({ date, product_id: product.productId, price, units_sold: units, stock_on_hand: null });
+  }
+  return rows;
+}

@@ -1,0 +1,27 @@
+/** A seeded uniform generator on [0, 1), e.g. `seedrandom(seed)`. */
+export type Uniform = () => number;
+
+/** One Poisson(rate) draw by inversion (exact; cost grows with the rate, fine for daily unit counts). */
+export function samplePoisson(rng: Uniform, rate: number): number {
+  if (rate <= 0) return 0;
+  if (rate > 500) {
+    // Inversion underflows exp(-rate) here; the normal approximation is exact enough at this volume.
+    const u1 = Math.max(rng(), 1e-300);
+    const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng());
+    return Math.max(0, Math.round(rate + Math.sqrt(rate) * z));
+  }
+  const u = rng();
+  let k = 0;
+  let p = Math.exp(-rate);
+  let cdf = p;
+  while (u > cdf && k < 10_000) {
+    k++;
+    p *= rate / k;
+    cdf += p;
+  }
+  return k;
+}
+
+export function uniformBetween(rng: Uniform, lo: number, hi: number): number {
+  return lo + (hi - lo) * rng();
+}

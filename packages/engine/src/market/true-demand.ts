@@ -1,0 +1,73 @@
+import type { DemandSpec } from "./scenario-schema.js";
+
+/** A product's true demand, fully specified: what the market does, hidden from every fitted model. */
+export interface TrueDemand {
+  readonly family: DemandSpec["family"];
+  /** Units per day at the reference price on a weekday of volume 1. */
+  readonly baseRate: number;
+  readonly referencePrice: number;
+  /** Weekday volume, Monday first. */
+  readonly weekday: readonly number[];
+  /** Elasticity per weekday, Monday first. */
+  readonly elasticity: readonly number[];
+  /** Volume multiplier per horizon day (index 0 = start date); days outside use 1. */
+  readonly dayMultipliers: readonly number[] | null;
+  /** For family "table": the grid prices and the rate at each. */
+  readonly tablePrices: readonly number[] | null;
+  readonly tableRates: readonly number[] | null;
+}
+
+export function trueDemandFromSpec(
+  spec: DemandSpec,
+  referencePrice: number,
+  grid: readonly number[],
+): TrueDemand {
+  if (spec.family === "table" && spec.table?.length !== grid.length) {
+    throw new Error(`family "table" needs one rate per grid price (${grid.length})`);
+  }
+  const e = spec.elasticity;
+  return {
+    family: spec.family,
+    baseRate: spec.base_rate,
+    referencePrice,
+    weekday: [...spec.weekday],
+    elasticity: typeof e === "number" ? [e, e, e, e, e, e, e] : [...e],
+    dayMultipliers: spec.day_multipliers ? [...spec.day_multipliers] : null,
+    tablePrices: spec.family === "table" ? [...grid] : null,
+    tableRates: spec.family === "table" ? [...(spec.table ?? [])] : null,
+  };
+}
+
+/**
+ * Expected units per day at `price` (currency units) on a day of week `weekday` (Monday = 0) that is `horizonDay`
+ * days after the horizon start (negative for history days).
+ */
+export function trueRate(truth: TrueDemand, weekday: number, horizonDay: number, price: number): number {
+  const volume =
+    (truth.weekday[weekday] ?? 1) *
+    (truth.dayMultipliers && horizonDay >= 0 ? (truth.dayMultipliers[horizonDay] ?? 1) : 1);
+  const e = truth.elasticity[weekday] ?? 0;
+  const x = price / truth.referencePrice;
+  switch (truth.family) {
+    case "exponential":
+      return truth.baseRate * volume * Math.exp(-e * (x - 1));
+    case "constant_elasticity":
+      return truth.baseRate * volume * x ** -e;
+    case "linear":
+      return truth.baseRate * volume * Math.max(0, 1 - e * (x - 1));
+    case "table":
+      return volume * interpolate(truth.tablePrices ?? [], truth.tableRates ?? [], price);
+  }
+}
+
+function interpolate(xs: readonly number[], ys: readonly number[], x: number): number {
+  if (xs.length === 0) return 0;
+  if (x <= xs[0]!) return ys[0]!;
+  for (let i = 1; i < xs.length; i++) {
+    if (x <= xs[i]!) {
+      const f = (x - xs[i - 1]!) / (xs[i]! - xs[i - 1]!);
+      return ys[i - 1]! + f * (ys[i]! - ys[i - 1]!);
+    }
+  }
+  return ys[ys.length - 1]!;
+}

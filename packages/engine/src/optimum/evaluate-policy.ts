@@ -1,0 +1,120 @@
+import { allowedRange, nearestAllowedIndex } from "../problem/action-range.js";
+import { type PricingProblem, type ProductPolicy, SHUTOFF } from "../problem/pricing-problem.js";
+import { demandPmf, expectedDemand } from "./sales-distribution.js";
+
+export interface PolicyEvaluation {
+  /** Exact expected margin over the horizon (currency units), no Monte Carlo. */
+  readonly value: number;
+  readonly expectedUnits: number;
+  readonly expectedRevenue: number;
+  /**
+   * Reachable (day, state) decisions where the policy returned an illegal action (outside the grid, SHUTOFF when
+   * not allowed, or beyond the max daily change). They are evaluated as the nearest legal price.
+   */
+  readonly violations: number;
+}
+
+export interface EvaluateOptions {
+  /**
+   * Carry the previous price in the state and pass it to the policy (default: only when a max daily change is
+   * set). Without it the policy gets -1 ("unknown") and the state is just the stock, which is several times
+   * cheaper; pass true for a policy that reads the previous price without a max daily change.
+   */
+  readonly trackPreviousPrice?: boolean;
+}
+
+/**
+ * Exact evaluation of any policy by propagating the distribution of (stock[, previous price]) forward day by
+ * day: the policy is called once per reachable state. Previous price is passed as -1 on day 0.
+ */
+export function evaluatePolicy(
+  problem: PricingProblem,
+  policy: ProductPolicy,
+  options: EvaluateOptions = {},
+): PolicyEvaluation {
+  const T = problem.horizon;
+  const A = problem.prices.length;
+  const finite = problem.stock !== null;
+  const S = problem.stock ?? 0;
+  const track = options.trackPreviousPrice ?? problem.maxDailyChange !== null;
+  const P = track ? A + 1 : 1;
+  const INITIAL = track ? A : 0;
+  // Without tracking, every state sits in the single "unknown previous price" slot.
+  const slot = (action: number): number => (track ? action : 0);
+  let prob = new Float64Array((S + 1) * P);
+  let nextProb = new Float64Array((S + 1) * P);
+  prob[S * P + INITIAL] = 1;
+  let value = 0;
+  let units = 0;
+  let revenue = 0;
+  let violations = 0;
+  const pmfCache = new Map<number, Float64Array>();
+
+  for (let t = 0; t < T; t++) {
+    nextProb.fill(0);
+    pmfCache.clear();
+    for (let s = 0; s <= S; s++) {
+      for (let prev = 0; prev < P; prev++) {
+        const mass = prob[s * P + prev]!;
+        if (mass === 0) continue;
+        const prevIndex = !track || prev === INITIAL ? -1 : prev;
+        let action = policy(t, finite ? s : Number.POSITIVE_INFINITY, prevIndex);
+        if (!legal(problem, prevIndex, action)) {
+          violations++;
+          action = repair(problem, prevIndex, action);
+        }
+        if (action === SHUTOFF || (finite && s === 0)) {
+          nextProb[s * P + (action === SHUTOFF ? prev : slot(action))]! += mass;
+          continue;
+        }
+        const price = problem.prices[action]!;
+        const margin = price - problem.unitCost;
+        const rate = problem.rate(t, action);
+        if (!finite) {
+          const sold = expectedDemand(problem.distribution, rate);
+          value += mass * sold * margin;
+          revenue += mass * sold * price;
+          units += mass * sold;
+          nextProb[slot(action)]! += mass;
+          continue;
+        }
+        let pmf = pmfCache.get(action);
+        if (!pmf) {
+          pmf = demandPmf(problem.distribution, rate);
+          pmfCache.set(action, pmf);
+        }
+        let below = 0;
+        let sold = 0;
+        const kTop = Math.min(s - 1, pmf.length - 1);
+        for (let k = 0; k <= kTop; k++) {
+          const pk = pmf[k]!;
+          below += pk;
+          sold += pk * k;
+          nextProb[(s - k) * P + slot(action)]! += mass * pk;
+        }
+        const tail = Math.max(0, 1 - below);
+        sold += tail * s;
+        nextProb[slot(action)]! += mass * tail;
+        value += mass * sold * margin;
+        revenue += mass * sold * price;
+        units += mass * sold;
+      }
+    }
+    [prob, nextProb] = [nextProb, prob];
+  }
+  return { value, expectedUnits: units, expectedRevenue: revenue, violations };
+}
+
+function legal(problem: PricingProblem, prevIndex: number, action: number): boolean {
+  if (action === SHUTOFF) return problem.shutoff;
+  if (!Number.isInteger(action) || action < 0 || action >= problem.prices.length) return false;
+  const { lo, hi } = allowedRange(problem, prevIndex);
+  return action >= lo && action <= hi;
+}
+
+function repair(problem: PricingProblem, prevIndex: number, action: number): number {
+  const A = problem.prices.length;
+  const wanted =
+    Number.isFinite(action) && action >= 0 ? problem.prices[Math.min(A - 1, Math.round(action))]! : 0;
+  return nearestAllowedIndex(problem, prevIndex, wanted);
+}

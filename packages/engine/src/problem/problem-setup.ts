@@ -1,0 +1,79 @@
+import type { PricingProblem } from "./pricing-problem.js";
+
+/**
+ * Everything about a product's selling problem except its demand: combined with a demand-rate function (true or
+ * fitted) it becomes a `PricingProblem`. Prices in currency units.
+ */
+export interface ProblemSetup {
+  readonly productId: string;
+  readonly startDate: string;
+  readonly horizon: number;
+  /** Ascending grid prices, all inside the guardrails. */
+  readonly prices: readonly number[];
+  readonly minPrice: number;
+  readonly maxPrice: number;
+  readonly shutoff: boolean;
+  readonly unitCost: number;
+  readonly stock: number | null;
+  readonly maxDailyChange: number | null;
+  readonly initialPrice: number | null;
+  readonly distribution: "poisson" | "bernoulli";
+}
+
+/** Tolerance on the max-daily-change check, so that a 10 % step on cents-rounded prices is allowed. */
+export const CHANGE_TOLERANCE = 1e-9;
+
+/**
+ * Builds a `PricingProblem` whose rates are tabulated once (day x grid price) from `rateAt(day, price)` in units
+ * per day, so that solvers can call `rate` in their inner loops for free.
+ */
+export function buildProblem(
+  setup: ProblemSetup,
+  rateAt: (day: number, price: number) => number,
+): PricingProblem {
+  validateSetup(setup);
+  const n = setup.prices.length;
+  const table = new Float64Array(setup.horizon * n);
+  for (let t = 0; t < setup.horizon; t++) {
+    for (let i = 0; i < n; i++) {
+      const r = rateAt(t, setup.prices[i]!);
+      if (!Number.isFinite(r) || r < 0) {
+        throw new Error(`demand rate for ${setup.productId} on day ${t} at ${setup.prices[i]} is ${r}`);
+      }
+      table[t * n + i] = r;
+    }
+  }
+  return {
+    ...setup,
+    prices: [...setup.prices],
+    rate(day: number, priceIndex: number): number {
+      return table[day * n + priceIndex] ?? 0;
+    },
+  };
+}
+
+function validateSetup(s: ProblemSetup): void {
+  const fail = (why: string): never => {
+    throw new Error(`invalid pricing problem for ${s.productId}: ${why}`);
+  };
+  if (!Number.isInteger(s.horizon) || s.horizon < 1) fail("horizon must be a positive integer");
+  if (s.prices.length === 0) fail("empty price grid");
+  if (!(s.minPrice <= s.maxPrice)) fail("min_price above max_price");
+  for (let i = 0; i < s.prices.length; i++) {
+    const p = s.prices[i]!;
+    if (!(p >= s.minPrice - 1e-9 && p <= s.maxPrice + 1e-9)) fail(`grid price ${p} outside the guardrails`);
+    if (i > 0 && !(p > s.prices[i - 1]!)) fail("grid prices must be strictly ascending");
+  }
+  if (s.stock !== null && (!Number.isInteger(s.stock) || s.stock < 0)) fail("stock must be a whole number");
+  if (s.maxDailyChange !== null) {
+    if (s.initialPrice === null) fail("max_daily_change needs an initial price");
+    for (let i = 1; i < s.prices.length; i++) {
+      if (s.prices[i]! / s.prices[i - 1]! - 1 > s.maxDailyChange + CHANGE_TOLERANCE) {
+        fail(`grid step ${s.prices[i - 1]} -> ${s.prices[i]} is larger than the max daily change`);
+      }
+    }
+    const lo = s.initialPrice! * (1 - s.maxDailyChange) - 1e-9;
+    const hi = s.initialPrice! * (1 + s.maxDailyChange) + 1e-9;
+    if (!s.prices.some((p) => p >= lo && p <= hi)) fail("no grid price is reachable from the initial price");
+  }
+}

@@ -1,0 +1,36 @@
+import { addDays, weekdayOf } from "../market/calendar.js";
+import { nearestAllowedIndex } from "../problem/action-range.js";
+import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
+import { type RuleParams, rulePrice } from "./rule-price.js";
+
+/**
+ * The rule fallback as a `ProductPolicy` on `problem`: the rule price snapped to the nearest grid price that the
+ * max daily change allows. It never returns SHUTOFF.
+ */
+export function rulePolicy(problem: PricingProblem, params: RuleParams): ProductPolicy {
+  const weekdays = Array.from({ length: problem.horizon }, (_, t) =>
+    weekdayOf(addDays(problem.startDate, t)),
+  );
+  // remaining[t][d]: weekdays d left from day t on, so that each call is O(1).
+  const remaining: number[][] = [];
+  let counts = [0, 0, 0, 0, 0, 0, 0];
+  for (let t = problem.horizon - 1; t >= 0; t--) {
+    counts = [...counts];
+    counts[weekdays[t]!]! += 1;
+    remaining[t] = counts;
+  }
+  const guardrails = { minPrice: problem.minPrice, maxPrice: problem.maxPrice };
+  return (day, stock, prevPriceIndex) => {
+    const d = Math.max(0, Math.min(problem.horizon - 1, day));
+    const price = rulePrice(
+      params,
+      {
+        weekday: weekdays[d]!,
+        stockLeft: Number.isFinite(stock) ? stock : null,
+        remainingWeekdayCounts: remaining[d]!,
+      },
+      guardrails,
+    );
+    return nearestAllowedIndex(problem, prevPriceIndex, price);
+  };
+}
