@@ -4,8 +4,10 @@
  *
  *   pnpm bench:http [--quick] [--duration SECONDS] [--connections N]
  *
- * Sections: POST /public/v1/auth/token (token exchanges per second, target >= 2,000/s). Add a section by pushing
- * onto SECTIONS (e.g. GET /v2/recommendations once pricing operations are wired).
+ * Sections: POST /public/v1/auth/token (token exchanges per second, target >= 2,000/s); then the V2 sections of
+ * `bench-v2.ts`: GET /v2/recommendations (100 products x 30 days, 32 connections) next to a bare Fastify route
+ * serving the same bytes, /healthz during a training, and the nightly batch (100 x 100 x 90; 10 companies with
+ * --quick). Add a section by pushing onto SECTIONS.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,6 +17,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { createServerContext, issueCredentials, loadConfig, runCli } from "@pricing/server";
 import autocannon from "autocannon";
+import { batchTable, benchNightlyBatch, v2Sections } from "./bench-v2.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PARTNERS = 50;
@@ -88,7 +91,7 @@ const tokenExchange: Section = {
 };
 
 /** Sections in run order. */
-export const SECTIONS: Section[] = [tokenExchange];
+export const SECTIONS: Section[] = [tokenExchange, ...v2Sections];
 
 async function seed(dataDir: string): Promise<BenchFixture["keys"]> {
   const quiet = { out: () => {}, err: (t: string) => process.stderr.write(t) };
@@ -215,6 +218,12 @@ async function main(): Promise<void> {
   const results = await benchHttp({ duration, connections });
   console.log(`HTTP benchmark: ${duration} s per section, ${connections} connections, ${PARTNERS} partners`);
   console.log(table(results));
+  const batch = await benchNightlyBatch(
+    values.quick
+      ? { companies: 10, products: 100, days: 90, rlCompanies: 1 }
+      : { companies: 100, products: 100, days: 90, rlCompanies: 2 },
+  );
+  console.log(batchTable(batch));
   if (results.some((r) => r.pass === false)) process.exitCode = 1;
 }
 

@@ -2,6 +2,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { DEFAULT_MESSAGES, ERROR_CODES, type ErrorCode } from "./errors.js";
 
 export interface OpenApiOptions {
   /** Base URL partners call; the document's paths are relative to it. Default `/public/v1`. */
@@ -36,6 +37,46 @@ function pruneUnusedSchemas(document: OpenApiDocument): OpenApiDocument {
   return document;
 }
 
+const EXAMPLE_REQUEST_ID = "3f1c8a52-7d0e-4b8e-9a55-0c2f4b8f6e21";
+
+interface ResponseDoc {
+  description?: string;
+  content?: Record<string, { examples?: unknown }>;
+}
+
+/**
+ * Gives every error response one named example per code it can carry. The codes come from the description that
+ * `errorResponses` writes ("Error envelope with code a or b."), since media-type examples do not survive the
+ * route-schema transform.
+ */
+function addErrorExamples(document: OpenApiDocument): OpenApiDocument {
+  const paths = (
+    document as { paths?: Record<string, Record<string, { responses?: Record<string, ResponseDoc> }>> }
+  ).paths;
+  for (const operations of Object.values(paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const listed = /^Error envelope with code (.+)\.$/.exec(response.description ?? "")?.[1];
+        const media = response.content?.["application/json"];
+        if (listed === undefined || media === undefined) continue;
+        const codes = listed
+          .split(" or ")
+          .filter((c): c is ErrorCode => (ERROR_CODES as readonly string[]).includes(c));
+        media.examples = Object.fromEntries(
+          codes.map((code) => [
+            code,
+            {
+              summary: code,
+              value: { error: { code, message: DEFAULT_MESSAGES[code], request_id: EXAMPLE_REQUEST_ID } },
+            },
+          ]),
+        );
+      }
+    }
+  }
+  return document;
+}
+
 /** Registers @fastify/swagger (before any route, so it sees them all) and the docs page. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
@@ -67,7 +108,8 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: (documentObject) => pruneUnusedSchemas(jsonSchemaTransformObject(documentObject)),
+    transformObject: (documentObject) =>
+      addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
   });
   if (options.docs !== false) {
     await app.register(swaggerUi, { routePrefix: "/public/v1/docs" });

@@ -51,6 +51,12 @@ export interface AuthService {
 export interface PricingService {
   listRuns(input: ListRunsQuery, ctx: RequestContext): Promise<ListRunsResponse>;
   getRecommendations(input: GetRecommendationsQuery, ctx: RequestContext): Promise<RecommendationsResponse>;
+  /**
+   * Optional fast path of `getRecommendations`: the response already serialized as JSON (UTF-8), which the route
+   * sends as is, skipping the response serializer. Persisted runs are immutable, so an implementation may cache
+   * these bytes per (run, filter); it must only return bytes of a valid `RecommendationsResponse`.
+   */
+  getRecommendationsJson?(input: GetRecommendationsQuery, ctx: RequestContext): Promise<Buffer>;
   compute(input: ComputeRequest, ctx: RequestContext): Promise<ComputeResponse>;
   train(input: TrainRequest, ctx: RequestContext): Promise<TrainResponse>;
   promote(input: PromoteRequest, ctx: RequestContext): Promise<ModelReport>;

@@ -19,6 +19,28 @@ export {
   ImportValidationError,
   importCompanyData,
 } from "./import/data-import.js";
+export { type BatchScheduler, startBatchScheduler } from "./pricing/batch-scheduler.js";
+export { companyToday } from "./pricing/company-today.js";
+export { DEMO_COMPANIES, type DemoResult, demoCurlLines, seedDemo } from "./pricing/demo-seed.js";
+export { demoScenario, marketCsv, type SeededCompany, seedCompanyFromMarket } from "./pricing/market-seed.js";
+export {
+  type BatchReport,
+  type BatchStatus,
+  batchStatus,
+  type CompanyOutcome,
+  runNightlyBatch,
+} from "./pricing/nightly-batch.js";
+export {
+  createPricingRuntime,
+  type PricingRuntime,
+  type PricingRuntimeOptions,
+} from "./pricing/pricing-runtime.js";
+export {
+  loadPricingSettings,
+  type PricingSettings,
+  type PricingSettingsInput,
+} from "./pricing/pricing-settings.js";
+export { type ServingWithBatch, startServerWithBatch } from "./pricing/serve-with-batch.js";
 export { createDefaultPricingService } from "./pricing-wiring.js";
 export { type CompanyRepository, createCompanyRepository } from "./repositories/companies.js";
 export { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";

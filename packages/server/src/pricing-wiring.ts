@@ -1,11 +1,11 @@
 import type { PricingService } from "@pricing/http-adapter";
+import { createPricingRuntime } from "./pricing/pricing-runtime.js";
 import type { ServerContext } from "./server-context.js";
-import { unavailablePricingService } from "./unavailable-pricing-service.js";
 
 /**
- * The V2 pricing service the server runs with unless a caller passes its own. This is the one place to wire the
- * real orchestrator in; until then every V2 operation answers 503 `unavailable`.
+ * The V2 pricing service the server runs with unless a caller passes its own: the orchestrator over the server
+ * context (runs, recommendations, compute, train, promote, model report).
  */
-export async function createDefaultPricingService(_ctx: ServerContext): Promise<PricingService> {
-  return unavailablePricingService;
+export async function createDefaultPricingService(ctx: ServerContext): Promise<PricingService> {
+  return createPricingRuntime(ctx).service;
 }

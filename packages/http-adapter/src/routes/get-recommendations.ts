@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { DATA_ROUTE_ERROR_CODES, errorResponses } from "../errors.js";
 import { requestContext } from "../request-context.js";
@@ -26,6 +26,15 @@ export function registerGetRecommendations(app: FastifyInstance, deps: RouteDeps
       querystring: getRecommendationsQuerySchema,
       response: { 200: recommendationsResponseSchema, ...errorResponses(GET_RECOMMENDATIONS_ERROR_CODES) },
     },
-    handler: async (request) => deps.pricing.getRecommendations(request.query, requestContext(request)),
+    handler: async (request, reply) => {
+      const fast = deps.pricing.getRecommendationsJson;
+      if (fast) {
+        // A Buffer payload bypasses the response serializer: the service vouches for the bytes.
+        const body = await fast.call(deps.pricing, request.query, requestContext(request));
+        // The typed reply only accepts the response object; the raw bytes go through the untyped one.
+        return (reply as unknown as FastifyReply).type("application/json; charset=utf-8").send(body);
+      }
+      return deps.pricing.getRecommendations(request.query, requestContext(request));
+    },
   });
 }

@@ -56,7 +56,26 @@ export const trainResponseSchema = z
     slots: z.object({ latest: modelIdSchema.nullable(), approved: modelIdSchema.nullable() }),
     metrics: modelMetricsSchema,
   })
-  .meta({ id: "TrainResponse" });
+  .meta({
+    id: "TrainResponse",
+    examples: [
+      {
+        company_id: "acme-eu",
+        model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+        version: 3,
+        trained_at: "2026-11-22T10:15:42.000Z",
+        auto_approved: false,
+        slots: { latest: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F", approved: "mdl_01JCZZ8XH2M4N6P8R0S2T4V6W8" },
+        metrics: {
+          policyMargin: 51258.51,
+          ruleMargin: 49875.62,
+          upliftPct: 2.77,
+          trainingSeconds: 31.2,
+          episodes: 48,
+        },
+      },
+    ],
+  });
 
 export const promoteBodySchema = z
   .strictObject({

@@ -89,7 +89,41 @@ export const recommendationsResponseSchema = z
     run: runSchema,
     recommendations: z.array(recommendationSchema),
   })
-  .meta({ id: "RecommendationsResponse" });
+  .meta({
+    id: "RecommendationsResponse",
+    examples: [
+      {
+        company_id: "acme-eu",
+        run: {
+          run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+          company_id: "acme-eu",
+          kind: "nightly",
+          as_of: "2026-11-22",
+          created_at: "2026-11-22T02:00:03.120Z",
+          source: "approved",
+          model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+          start_date: "2026-11-22",
+          end_date: "2026-12-21",
+          products: 1,
+          recommendation_count: 30,
+        },
+        recommendations: [
+          {
+            product_id: "sku-1",
+            date: "2026-11-22",
+            price: 19.49,
+            currency: "EUR",
+            base_price: 19.99,
+            rule_price: 18.99,
+            expected_units: 12.4,
+            expected_revenue: 241.68,
+            source: "approved",
+            model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+          },
+        ],
+      },
+    ],
+  });
 
 export const computeBodySchema = z
   .strictObject({
@@ -110,7 +144,32 @@ export const computeResponseSchema = z
     model_id: modelIdSchema.nullable(),
     recommendations: z.array(recommendationSchema),
   })
-  .meta({ id: "ComputeResponse" });
+  .meta({
+    id: "ComputeResponse",
+    examples: [
+      {
+        company_id: "acme-eu",
+        persisted: false,
+        run: null,
+        source: "approved",
+        model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+        recommendations: [
+          {
+            product_id: "sku-1",
+            date: "2026-11-22",
+            price: 19.49,
+            currency: "EUR",
+            base_price: 19.99,
+            rule_price: 18.99,
+            expected_units: 12.4,
+            expected_revenue: 241.68,
+            source: "approved",
+            model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+          },
+        ],
+      },
+    ],
+  });
 
 export type Recommendation = z.output<typeof recommendationSchema>;
 export type Run = z.output<typeof runSchema>;

@@ -18,7 +18,33 @@ export const listRunsResponseSchema = z
     total: z.number().int(),
     runs: z.array(listedRunSchema).describe("Newest first."),
   })
-  .meta({ id: "RunsResponse" });
+  .meta({
+    id: "RunsResponse",
+    examples: [
+      {
+        company_id: "acme-eu",
+        total: 1,
+        runs: [
+          {
+            ...{
+              run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+              company_id: "acme-eu",
+              kind: "nightly",
+              as_of: "2026-11-22",
+              created_at: "2026-11-22T02:00:03.120Z",
+              source: "approved",
+              model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+              start_date: "2026-11-22",
+              end_date: "2026-12-21",
+              products: 1,
+              recommendation_count: 30,
+            },
+            runs_ago: 0,
+          },
+        ],
+      },
+    ],
+  });
 
 export type ListRunsQuery = z.output<typeof listRunsQuerySchema>;
 export type ListedRun = z.output<typeof listedRunSchema>;

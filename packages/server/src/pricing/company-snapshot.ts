@@ -2,6 +2,7 @@ import {
   addDays,
   type CompanyFitReport,
   daysBetween,
+  type SalesRow as EngineSalesRow,
   expandGrid,
   type FittedDemand,
   fitDemand,
@@ -9,7 +10,6 @@ import {
   type RuleParams,
   roundCents,
   ruleParamsFromHistory,
-  type SalesRow as EngineSalesRow,
 } from "@pricing/engine";
 import type { CompanyRow, ProductRow } from "../db/schema.js";
 import type { ServerContext } from "../server-context.js";
@@ -147,7 +147,10 @@ export async function loadCompanySnapshot(
     history.push(row);
     dates.add(s.date);
     let list = byProduct.get(s.product_id);
-    if (!list) byProduct.set(s.product_id, (list = []));
+    if (!list) {
+      list = [];
+      byProduct.set(s.product_id, list);
+    }
     list.push(row);
   }
   return {

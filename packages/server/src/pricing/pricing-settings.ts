@@ -18,6 +18,8 @@ export const pricingSettingsSchema = z.object({
   trainSeed: z.number().int().default(1),
   /** Fewer distinct history days than this (company-wide) is a 422 `insufficient_history`. */
   minHistoryDays: z.number().int().min(1).default(28),
+  /** Artifacts kept per company beyond what the slots and a rollback need (older ones are deleted after a train). */
+  artifactsKeep: z.number().int().min(1).max(10_000).default(10),
   /** Artifacts folder (the policy store's root). */
   artifactsDir: z.string().min(1),
 });
@@ -35,7 +37,7 @@ function numberOf(name: string, value: string | undefined): number | undefined {
 /**
  * `PRICING_BATCH_CRON` (or the server's `PRICING_NIGHTLY_CRON`), `PRICING_RUNS_KEEP`, `PRICING_RUN_DAYS`,
  * `PRICING_TRAIN_HORIZON_DAYS`, `PRICING_TRAIN_SECONDS`, `PRICING_TRAIN_SEED`, `PRICING_MIN_HISTORY_DAYS`,
- * `PRICING_ARTIFACTS_DIR` (default `<data dir>/artifacts`); explicit overrides on top.
+ * `PRICING_ARTIFACTS_KEEP`, `PRICING_ARTIFACTS_DIR` (default `<data dir>/artifacts`); explicit overrides on top.
  */
 export function loadPricingSettings(
   config: Config,
@@ -50,6 +52,7 @@ export function loadPricingSettings(
     trainSeconds: numberOf("PRICING_TRAIN_SECONDS", env.PRICING_TRAIN_SECONDS),
     trainSeed: numberOf("PRICING_TRAIN_SEED", env.PRICING_TRAIN_SEED),
     minHistoryDays: numberOf("PRICING_MIN_HISTORY_DAYS", env.PRICING_MIN_HISTORY_DAYS),
+    artifactsKeep: numberOf("PRICING_ARTIFACTS_KEEP", env.PRICING_ARTIFACTS_KEEP),
     artifactsDir: env.PRICING_ARTIFACTS_DIR ?? join(config.dataDir, "artifacts"),
   };
   const defined = Object.fromEntries(
@@ -58,7 +61,9 @@ export function loadPricingSettings(
   const parsed = pricingSettingsSchema.safeParse(defined);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`invalid configuration: ${issue?.path.join(".") ?? "pricing"}: ${issue?.message ?? "invalid"}`);
+    throw new Error(
+      `invalid configuration: ${issue?.path.join(".") ?? "pricing"}: ${issue?.message ?? "invalid"}`,
+    );
   }
   return parsed.data;
 }

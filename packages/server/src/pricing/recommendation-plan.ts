@@ -1,4 +1,3 @@
-import type { Recommendation } from "@pricing/http-adapter";
 import {
   addDays,
   daysBetween,
@@ -10,6 +9,7 @@ import {
   rulePrice,
   weekdayOf,
 } from "@pricing/engine";
+import type { Recommendation } from "@pricing/http-adapter";
 import { type CompanySnapshot, type ProductSnapshot, sellsOn } from "./company-snapshot.js";
 
 export type Source = "approved" | "latest" | "rule";
@@ -22,8 +22,11 @@ export type ActivePolicy =
 export interface PlanInput {
   snapshot: CompanySnapshot;
   active: ActivePolicy;
-  /** Fitted demand for expected units of rule-priced rows; null prices them with the history's daily volume. */
-  fit: FittedDemand | null;
+  /**
+   * Fitted demand for expected units of rule-priced rows (called only when some row needs the rule); null prices
+   * them with the history's daily volume.
+   */
+  fit: () => FittedDemand | null;
   /** Inclusive dates; both >= snapshot.today. */
   startDate: string;
   endDate: string;
@@ -52,30 +55,42 @@ function ruleAt(product: ProductSnapshot, date: string, stockLeft: number, seaso
   );
 }
 
-/** Keeps a price inside the guardrails and within the max daily change of the previous price, in cents. */
+/**
+ * Keeps a price inside the guardrails and, where it can, within the max daily change of the previous price, in
+ * cents. The guardrails win when both cannot hold (a previous price far outside them): the nearest bound.
+ */
 function guarded(product: ProductSnapshot, price: number, prev: number | null): number {
-  let p = Math.min(product.maxPrice, Math.max(product.minPrice, price));
   const limit = product.row.max_daily_change;
-  if (limit !== null && prev !== null) p = Math.min(prev * (1 + limit), Math.max(prev * (1 - limit), p));
-  // Rounding must not step outside either bound.
-  const lo = Math.max(product.minPrice, limit !== null && prev !== null ? prev * (1 - limit) : 0);
-  const hi = Math.min(product.maxPrice, limit !== null && prev !== null ? prev * (1 + limit) : Infinity);
-  let r = roundCents(p);
+  let lo = product.minPrice;
+  let hi = product.maxPrice;
+  if (limit !== null && prev !== null) {
+    const stepLo = Math.max(lo, prev * (1 - limit));
+    const stepHi = Math.min(hi, prev * (1 + limit));
+    if (stepLo <= stepHi) {
+      lo = stepLo;
+      hi = stepHi;
+    } else {
+      lo = hi = prev > product.maxPrice ? product.maxPrice : product.minPrice;
+    }
+  }
+  let r = roundCents(Math.min(hi, Math.max(lo, price)));
+  // Rounding to cents must not step outside the window.
   if (r < lo - 1e-9) r = Math.ceil(lo * 100 - 1e-6) / 100;
   if (r > hi + 1e-9) r = Math.floor(hi * 100 + 1e-6) / 100;
-  return r;
+  return Math.min(product.maxPrice, Math.max(product.minPrice, r));
 }
 
 function expectedUnits(
   product: ProductSnapshot,
-  fit: FittedDemand | null,
+  fit: () => FittedDemand | null,
   date: string,
   price: number,
   stock: number,
 ): number {
   let rate: number;
   const id = product.row.product_id;
-  if (fit?.products.has(id)) rate = fit.rate(id, date, price);
+  const model = fit();
+  if (model?.products.has(id)) rate = model.rate(id, date, price);
   else {
     const params = product.ruleParams;
     rate = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekdayOf(date)] ?? 1);
@@ -121,7 +136,10 @@ export function planRecommendations(input: PlanInput): Recommendation[] {
       for (const row of plan) {
         if (row.price === null) continue;
         let byDate = rlRows.get(row.productId);
-        if (!byDate) rlRows.set(row.productId, (byDate = new Map()));
+        if (!byDate) {
+          byDate = new Map();
+          rlRows.set(row.productId, byDate);
+        }
         byDate.set(row.date, { price: row.price, units: row.expectedUnits, stockBefore: row.stockBefore });
       }
     }
@@ -138,16 +156,17 @@ export function planRecommendations(input: PlanInput): Recommendation[] {
     for (let t = 0; t <= days; t++) {
       const date = addDays(today, t);
       if (!sellsOn(product, date)) break;
+      const rl = active.source === "rule" ? undefined : learned?.get(date);
+      if (rl !== undefined) stock = rl.stockBefore;
       const rule = guarded(product, ruleAt(product, date, stock, seasonLast), prev);
-      const rl = learned?.get(date);
       let price: number;
       let units: number;
       let source: Source;
       let modelId: string | null;
       if (rl !== undefined && active.source !== "rule") {
-        price = rl.price;
-        units = rl.units;
-        stock = rl.stockBefore;
+        // The policy learned the guardrails of its training day; today's (possibly tightened) ones still bind.
+        price = Math.min(product.maxPrice, Math.max(product.minPrice, rl.price));
+        units = price === rl.price ? rl.units : expectedUnits(product, fit, date, price, stock);
         source = active.source;
         modelId = active.modelId;
       } else {

@@ -8,7 +8,7 @@ export interface BatchOutcomesTable {
   batch_id: string;
   company_id: string;
   as_of: string;
-  trigger: "schedule" | "cli" | "api";
+  trigger: "schedule" | "catch_up" | "cli" | "api";
   status: "created" | "exists" | "failed";
   run_id: string | null;
   error: string | null;
@@ -47,7 +47,11 @@ const CHUNK = 500;
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
   // better-sqlite3: SQLITE_CONSTRAINT_UNIQUE; pg: 23505 unique_violation.
-  return e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "23505" || /UNIQUE constraint/.test(e?.message ?? "");
+  return (
+    e?.code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    e?.code === "23505" ||
+    /UNIQUE constraint/.test(e?.message ?? "")
+  );
 }
 
 export function toRun(row: RunRow): Run {
@@ -71,6 +75,16 @@ export function toRun(row: RunRow): Run {
  * retention of older runs, so a reader or a crash sees the whole run or none of it; runs are never updated.
  */
 export function createRunsStore(db: Db) {
+  async function nightlyExists(companyId: string, asOf: string): Promise<RunRow | undefined> {
+    return db
+      .selectFrom("runs")
+      .selectAll()
+      .where("company_id", "=", companyId)
+      .where("kind", "=", "nightly")
+      .where("as_of", "=", asOf)
+      .executeTakeFirst();
+  }
+
   return {
     /**
      * Inserts the run and its rows, then deletes the company's runs beyond the newest `keep`. Returns null when a
@@ -116,21 +130,17 @@ export function createRunsStore(db: Db) {
           }
         });
       } catch (error) {
-        if (run.kind === "nightly" && isUniqueViolation(error)) return null;
+        // Only the day's nightly run already being there is "lost the race"; any other violation is a bug.
+        if (run.kind === "nightly" && isUniqueViolation(error)) {
+          const winner = await nightlyExists(run.companyId, run.asOf);
+          if (winner && winner.run_id !== row.run_id) return null;
+        }
         throw error;
       }
       return toRun(row);
     },
 
-    async nightlyExists(companyId: string, asOf: string): Promise<RunRow | undefined> {
-      return db
-        .selectFrom("runs")
-        .selectAll()
-        .where("company_id", "=", companyId)
-        .where("kind", "=", "nightly")
-        .where("as_of", "=", asOf)
-        .executeTakeFirst();
-    },
+    nightlyExists,
 
     /** The run `runsAgo` places behind the newest (0 = newest), or undefined. */
     async atOffset(companyId: string, runsAgo: number): Promise<RunRow | undefined> {
@@ -145,7 +155,11 @@ export function createRunsStore(db: Db) {
         .executeTakeFirst();
     },
 
-    async list(companyId: string, limit: number, offset: number): Promise<{ total: number; runs: ListedRun[] }> {
+    async list(
+      companyId: string,
+      limit: number,
+      offset: number,
+    ): Promise<{ total: number; runs: ListedRun[] }> {
       const [count, rows] = await Promise.all([
         db
           .selectFrom("runs")

@@ -1,11 +1,16 @@
 import type { Command } from "commander";
 import type { CliRuntime } from "../cli-runtime.js";
+import { registerBatchCommands } from "./batch.js";
 import { registerCompanyCommands } from "./company.js";
 import { registerDataCommands } from "./data.js";
 import { registerDbCommands } from "./db.js";
+import { registerDemoCommand } from "./demo.js";
+import { registerModelCommand } from "./model.js";
 import { registerOpenApiCommand } from "./openapi.js";
 import { registerPartnerCommands } from "./partner.js";
+import { registerPromoteCommand } from "./promote.js";
 import { registerServeCommand } from "./serve.js";
+import { registerTrainCommand } from "./train.js";
 
 export type RegisterCommands = (program: Command, cli: CliRuntime) => void;
 
@@ -17,4 +22,9 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerDbCommands,
   registerServeCommand,
   registerOpenApiCommand,
+  registerTrainCommand,
+  registerPromoteCommand,
+  registerModelCommand,
+  registerBatchCommands,
+  registerDemoCommand,
 ];

@@ -33,10 +33,19 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
       const base = cli.config(cmd);
       const config = { ...base, host: opts.host ?? base.host, port: opts.port ?? base.port };
       // Loaded on demand so the other commands start without Fastify and the OpenAPI stack.
-      const { startServer } = await import("../../app.js");
-      const server = await startServer(config);
-      cli.print(cmd, { url: server.url, data_dir: config.dataDir }, `listening on ${server.url}`);
+      const { startServerWithBatch } = await import("../../pricing/serve-with-batch.js");
+      const serving = await startServerWithBatch(config, { env: cli.env });
+      const server = serving.server;
+      cli.print(
+        cmd,
+        {
+          url: server.url,
+          data_dir: config.dataDir,
+          next_batch: serving.scheduler.nextRun()?.toISOString() ?? null,
+        },
+        `listening on ${server.url}; nightly batch next at ${serving.scheduler.nextRun()?.toISOString() ?? "-"}`,
+      );
       await untilSignal();
-      await server.close();
+      await serving.close();
     });
 }

@@ -1,0 +1,336 @@
+/**
+ * V2 sections of `pnpm bench:http`:
+ * - GET /v2/recommendations of a persisted run (100 products x 30 days) at 32 connections, next to a bare Fastify
+ *   route serving the same bytes in the same run (targets: p99 <= 25 ms, >= 40 % of the bare route's req/s);
+ * - GET /healthz latency while a training runs on the same server (target: max <= 100 ms);
+ * - the nightly batch for 100 companies x 100 products x 90 days, in-process against a SQLite file.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import {
+  createPricingRuntime,
+  createServerContext,
+  demoScenario,
+  loadConfig,
+  runNightlyBatch,
+  seedCompanyFromMarket,
+} from "@pricing/server";
+import autocannon from "autocannon";
+import type { BenchFixture, Section, SectionResult } from "./bench-http.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const READ_COMPANY = "bench-v2";
+const TRAIN_COMPANY = "bench-train";
+const CONNECTIONS = 32;
+
+function fire(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function token(fixture: BenchFixture): Promise<string> {
+  const res = await fetch(`${fixture.url}/public/v1/auth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(fixture.keys[0]),
+  });
+  if (res.status !== 200) throw new Error(`token exchange failed: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+interface ReadSetup {
+  token: string;
+  bareUrl: string;
+  bare: ChildProcess;
+  bytes: number;
+  bareResult?: SectionResult;
+}
+
+let setup: Promise<ReadSetup> | null = null;
+
+/** Seeds the read company (100 products, a nightly run of 30 days) and the training company; starts the bare route. */
+function prepare(fixture: BenchFixture): Promise<ReadSetup> {
+  if (setup) return setup;
+  setup = (async () => {
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new Date());
+    const ctx = await createServerContext(loadConfig({}, { dataDir: fixture.dataDir }));
+    try {
+      const partner = await ctx.partners.findCredentials(fixture.keys[0]!.access_key);
+      if (!partner) throw new Error("bench partner missing");
+      for (const [companyId, products, history] of [
+        [READ_COMPANY, 100, 28],
+        [TRAIN_COMPANY, 5, 120],
+      ] as const) {
+        await seedCompanyFromMarket(ctx, {
+          companyId,
+          name: companyId,
+          timezone: "UTC",
+          currency: "EUR",
+          dir: path.join(fixture.dataDir, "csv"),
+          scenario: demoScenario({
+            name: companyId,
+            today,
+            seed: 5,
+            products,
+            tightStock: true,
+            historyDays: history,
+          }),
+        });
+        await ctx.companies.map(partner.partner_id, companyId);
+      }
+      const runtime = createPricingRuntime(ctx, { env: {}, settings: { runDays: 30, trainHorizonDays: 30 } });
+      await runNightlyBatch(ctx, runtime, { trigger: "cli", companyId: READ_COMPANY });
+      runtime.close();
+    } finally {
+      await ctx.db.destroy();
+    }
+    const bearer = await token(fixture);
+    const res = await fetch(`${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    const parsed = JSON.parse(body.toString()) as { recommendations: unknown[] };
+    if (res.status !== 200 || parsed.recommendations.length !== 3000) {
+      throw new Error(`expected 3000 recommendations, got ${res.status} ${parsed.recommendations?.length}`);
+    }
+    const file = path.join(fixture.dataDir, "bare-body.json");
+    writeFileSync(file, body);
+    const bare = spawn(
+      path.join(ROOT, "node_modules/.bin/tsx"),
+      [path.join(ROOT, "benchmarks/src/bare-json-server.ts"), file],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    const bareUrl = await new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: bare.stdout! });
+      bare.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+      lines.on("line", (line) => {
+        const url = (JSON.parse(line) as { url?: string }).url;
+        if (url) resolve(url);
+      });
+    });
+    process.once("exit", () => bare.kill("SIGTERM"));
+    return { token: bearer, bareUrl, bare, bytes: body.byteLength };
+  })();
+  return setup;
+}
+
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  duration: number,
+): Promise<autocannon.Result> {
+  const options: autocannon.Options = { url, connections: CONNECTIONS, headers };
+  await fire({ ...options, duration: 2 });
+  return fire({ ...options, duration });
+}
+
+const bareRoute: Section = {
+  name: "GET bare Fastify, same JSON bytes",
+  async run(fixture, opts) {
+    const s = await prepare(fixture);
+    const result = await measure(`${s.bareUrl}/v2/recommendations`, {}, opts.duration);
+    s.bareResult = {
+      name: `${this.name} (${(s.bytes / 1024).toFixed(0)} KiB)`,
+      requests: result.requests.total,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      target: "yardstick",
+      pass: null,
+    };
+    return s.bareResult;
+  },
+};
+
+const readRecommendations: Section = {
+  name: "GET /v2/recommendations 100 x 30",
+  async run(fixture, opts) {
+    const s = await prepare(fixture);
+    const result = await measure(
+      `${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`,
+      { authorization: `Bearer ${s.token}` },
+      opts.duration,
+    );
+    const rps = result.requests.average;
+    const ratio = s.bareResult ? rps / s.bareResult.rps : Number.NaN;
+    return {
+      name: `${this.name} (${(100 * ratio).toFixed(0)} % of bare)`,
+      requests: result.requests.total,
+      rps,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      target: "p99<=25, >=40% bare",
+      pass: result.latency.p99 <= 25 && ratio >= 0.4 && result.non2xx === 0 && result.errors === 0,
+    };
+  },
+};
+
+const healthzWhileTraining: Section = {
+  name: "GET /healthz during a training",
+  async run(fixture) {
+    const s = await prepare(fixture);
+    s.bare.kill("SIGTERM");
+    let done = false;
+    const started = performance.now();
+    const train = fetch(`${fixture.url}/v2/model/train`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ company_id: TRAIN_COMPANY }),
+    }).then(async (res) => {
+      done = true;
+      if (res.status !== 200) throw new Error(`training failed: ${res.status} ${await res.text()}`);
+    });
+    const latencies: number[] = [];
+    while (!done) {
+      const t0 = performance.now();
+      const res = await fetch(`${fixture.url}/healthz`);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await train;
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+    const max = latencies[latencies.length - 1] ?? 0;
+    return {
+      name: `${this.name} (${seconds.toFixed(1)} s, max ${max.toFixed(1)} ms)`,
+      requests: latencies.length,
+      rps: latencies.length / seconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      non2xx: 0,
+      errors: 0,
+      target: "max <= 100 ms",
+      pass: max <= 100,
+    };
+  },
+};
+
+/** Read-path sections, in run order (the bare route first: the read section reports the ratio to it). */
+export const v2Sections: Section[] = [bareRoute, readRecommendations, healthzWhileTraining];
+
+export interface BatchBenchResult {
+  companies: number;
+  products: number;
+  days: number;
+  rlCompanies: number;
+  seedSeconds: number;
+  trainSeconds: number;
+  batchSeconds: number;
+  rows: number;
+  ruleMeanSeconds: number;
+  rlMeanSeconds: number;
+  rerunSeconds: number;
+}
+
+/** The nightly batch for `companies` x `products` x `days` (a few companies on a trained policy, the rest on the rule). */
+export async function benchNightlyBatch(options: {
+  companies: number;
+  products: number;
+  days: number;
+  rlCompanies: number;
+}): Promise<BatchBenchResult> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "pricing-bench-batch-"));
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new Date());
+  const ctx = await createServerContext(loadConfig({}, { dataDir, logLevel: "silent" }));
+  try {
+    const t0 = performance.now();
+    for (let i = 0; i < options.companies; i++) {
+      await seedCompanyFromMarket(ctx, {
+        companyId: `co-${String(i).padStart(3, "0")}`,
+        name: `Company ${i}`,
+        timezone: "UTC",
+        currency: "EUR",
+        dir: path.join(dataDir, "csv"),
+        scenario: demoScenario({
+          name: `co-${i}`,
+          today,
+          seed: 1000 + i,
+          products: options.products,
+          tightStock: i % 2 === 0,
+          horizon: options.days,
+          historyDays: 42,
+        }),
+      });
+    }
+    const seedSeconds = (performance.now() - t0) / 1000;
+    const runtime = createPricingRuntime(ctx, {
+      env: {},
+      settings: {
+        runDays: options.days,
+        trainHorizonDays: options.days,
+        trainSeconds: 2,
+        minHistoryDays: 28,
+      },
+    });
+    const t1 = performance.now();
+    for (let i = 0; i < options.rlCompanies; i++) {
+      await runtime.trainCompany(`co-${String(i).padStart(3, "0")}`, true);
+    }
+    const trainSeconds = (performance.now() - t1) / 1000;
+    const t2 = performance.now();
+    const report = await runNightlyBatch(ctx, runtime, { trigger: "cli" });
+    const batchSeconds = (performance.now() - t2) / 1000;
+    const failed = report.companies.filter((c) => c.status !== "created");
+    if (failed.length > 0)
+      throw new Error(`batch: ${failed.length} companies not created: ${failed[0]?.error}`);
+    const t3 = performance.now();
+    await runNightlyBatch(ctx, runtime, { trigger: "cli" });
+    const rerunSeconds = (performance.now() - t3) / 1000;
+    runtime.close();
+    const rows = await ctx.db
+      .selectFrom("recommendations")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const rl = report.companies.slice(0, options.rlCompanies);
+    const rule = report.companies.slice(options.rlCompanies);
+    const mean = (list: typeof rl) =>
+      list.length ? list.reduce((s, c) => s + c.seconds, 0) / list.length : 0;
+    return {
+      ...options,
+      seedSeconds,
+      trainSeconds,
+      batchSeconds,
+      rows: Number(rows.n),
+      ruleMeanSeconds: mean(rule),
+      rlMeanSeconds: mean(rl),
+      rerunSeconds,
+    };
+  } finally {
+    await ctx.db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function batchTable(r: BatchBenchResult): string {
+  const rows: [string, string][] = [
+    ["companies x products x days", `${r.companies} x ${r.products} x ${r.days}`],
+    ["companies on a trained policy", String(r.rlCompanies)],
+    ["recommendation rows written", String(r.rows)],
+    ["nightly batch, total", `${r.batchSeconds.toFixed(1)} s`],
+    ["rows per second", (r.rows / r.batchSeconds).toFixed(0)],
+    ["per company, rule source (mean)", `${(r.ruleMeanSeconds * 1000).toFixed(0)} ms`],
+    ["per company, RL policy (mean)", r.rlCompanies ? `${(r.rlMeanSeconds * 1000).toFixed(0)} ms` : "-"],
+    ["second batch the same day (all exist)", `${r.rerunSeconds.toFixed(2)} s`],
+    ["(setup) seeding via CSV import", `${r.seedSeconds.toFixed(1)} s`],
+    ["(setup) training", `${r.trainSeconds.toFixed(1)} s`],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return [
+    "| nightly batch | value |",
+    `|${"-".repeat(w + 2)}|-------|`,
+    ...rows.map(([k, v]) => `| ${k.padEnd(w)} | ${v} |`),
+  ].join("\n");
+}

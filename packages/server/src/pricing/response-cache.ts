@@ -1,0 +1,34 @@
+/**
+ * Serialized responses of persisted runs, bounded by total bytes, least recently used out first. Runs are
+ * immutable, so an entry never goes stale: a run deleted by retention is simply never asked for again.
+ */
+export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
+  const entries = new Map<string, Buffer>();
+  let bytes = 0;
+  return {
+    get(key: string): Buffer | undefined {
+      const hit = entries.get(key);
+      if (hit !== undefined) {
+        entries.delete(key);
+        entries.set(key, hit);
+      }
+      return hit;
+    },
+    set(key: string, body: Buffer): void {
+      if (body.byteLength > maxBytes) return;
+      const old = entries.get(key);
+      if (old) bytes -= old.byteLength;
+      entries.delete(key);
+      entries.set(key, body);
+      bytes += body.byteLength;
+      for (const [k, v] of entries) {
+        if (bytes <= maxBytes) break;
+        entries.delete(k);
+        bytes -= v.byteLength;
+      }
+    },
+    get size(): number {
+      return entries.size;
+    },
+  };
+}

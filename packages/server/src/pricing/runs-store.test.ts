@@ -1,0 +1,150 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Recommendation } from "@pricing/http-adapter";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import { createDatabase, type Db } from "../db/database.js";
+import { createServerContext, type ServerContext } from "../server-context.js";
+import { createRunsStore, type NewRun } from "./runs-store.js";
+
+const PG_URL = process.env.PRICING_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+function rows(dates: string[], products: string[]): Recommendation[] {
+  return dates.flatMap((date) =>
+    products.map((product_id) => ({
+      product_id,
+      date,
+      price: 10,
+      currency: "EUR",
+      base_price: 10,
+      rule_price: 10,
+      expected_units: 1,
+      expected_revenue: 10,
+      source: "rule" as const,
+      model_id: null,
+    })),
+  );
+}
+
+function nightly(asOf: string, createdAt: string, recs = rows([asOf], ["a", "b"])): NewRun {
+  return {
+    companyId: "co",
+    kind: "nightly",
+    asOf,
+    createdAt,
+    source: "rule",
+    modelId: null,
+    startDate: asOf,
+    endDate: asOf,
+    recommendations: recs,
+  };
+}
+
+for (const dialect of ["sqlite", "postgres"] as const) {
+  describe(`runs store on ${dialect}`, () => {
+    let dataDir: string;
+    let ctx: ServerContext;
+    let admin: Db | undefined;
+    const schema = `pricing_runs_${process.pid}_${Date.now()}`;
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), "pricing-runs-"));
+      if (dialect === "postgres") {
+        admin = createDatabase({ dataDir, databaseUrl: PG_URL });
+        await sql`create schema ${sql.id(schema)}`.execute(admin);
+        ctx = await createServerContext(loadConfig({}, { dataDir, databaseUrl: PG_URL }), {
+          pgSchema: schema,
+        });
+      } else {
+        ctx = await createServerContext(loadConfig({}, { dataDir }));
+      }
+      await ctx.companies.create({ company_id: "co", name: "Co", timezone: "UTC", currency: "EUR" });
+    });
+
+    afterAll(async () => {
+      await ctx?.db.destroy();
+      if (admin) {
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
+        await admin.destroy();
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it("keeps one nightly run per company and day, even when two inserts race", async () => {
+      const store = createRunsStore(ctx.db);
+      const results = await Promise.all([
+        store.insert(nightly("2026-01-01", "2026-01-01T02:00:00.000Z"), 10),
+        store.insert(nightly("2026-01-01", "2026-01-01T02:00:00.001Z"), 10),
+        store.insert(nightly("2026-01-01", "2026-01-01T02:00:00.002Z"), 10),
+      ]);
+      expect(results.filter((r) => r !== null)).toHaveLength(1);
+      const listed = await store.list("co", 10, 0);
+      expect(listed.total).toBe(1);
+      expect(await store.recommendations(listed.runs[0]!.run_id, {})).toHaveLength(2);
+      // An on-demand run the same day is not limited.
+      const onDemand = await store.insert(
+        { ...nightly("2026-01-01", "2026-01-01T09:00:00.000Z"), kind: "on_demand" },
+        10,
+      );
+      expect(onDemand?.kind).toBe("on_demand");
+    });
+
+    it("writes a run with all its rows or nothing", async () => {
+      const store = createRunsStore(ctx.db);
+      const before = await store.list("co", 100, 0);
+      // The same (date, product) twice violates the rows' primary key half-way through the insert.
+      const broken = nightly("2026-01-02", "2026-01-02T02:00:00.000Z", [
+        ...rows(["2026-01-02"], ["a", "b"]),
+        ...rows(["2026-01-02"], ["a"]),
+      ]);
+      await expect(store.insert(broken, 10)).rejects.toThrow();
+      expect((await store.list("co", 100, 0)).total).toBe(before.total);
+      const orphans = await ctx.db
+        .selectFrom("recommendations")
+        .leftJoin("runs", "runs.run_id", "recommendations.run_id")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("runs.run_id", "is", null)
+        .executeTakeFirstOrThrow();
+      expect(Number(orphans.n)).toBe(0);
+    });
+
+    it("selects by recency, filters dates inclusively and keeps only the newest runs", async () => {
+      const store = createRunsStore(ctx.db);
+      for (const day of ["03", "04", "05", "06"]) {
+        const asOf = `2026-01-${day}`;
+        await store.insert(
+          nightly(
+            asOf,
+            `${asOf}T02:00:00.000Z`,
+            rows([asOf, `2026-01-${Number(day) + 1}`.replace(/-(\d)$/, "-0$1"), "2026-01-31"], ["b", "a"]),
+          ),
+          3,
+        );
+      }
+      const listed = await store.list("co", 100, 0);
+      expect(listed.total).toBe(3);
+      expect(listed.runs.map((r) => [r.as_of, r.runs_ago])).toEqual([
+        ["2026-01-06", 0],
+        ["2026-01-05", 1],
+        ["2026-01-04", 2],
+      ]);
+      expect((await store.atOffset("co", 1))?.as_of).toBe("2026-01-05");
+      expect(await store.atOffset("co", 3)).toBeUndefined();
+      const newest = listed.runs[0]!;
+      const filtered = await store.recommendations(newest.run_id, {
+        startDate: "2026-01-06",
+        endDate: "2026-01-07",
+      });
+      expect(filtered.map((r) => `${r.date}/${r.product_id}`)).toEqual([
+        "2026-01-06/a",
+        "2026-01-06/b",
+        "2026-01-07/a",
+        "2026-01-07/b",
+      ]);
+      const one = await store.recommendations(newest.run_id, { productId: "b", startDate: "2026-01-31" });
+      expect(one).toHaveLength(1);
+    });
+  });
+}

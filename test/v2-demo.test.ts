@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const CLI = join(process.cwd(), "packages/server/src/cli.ts");
+const TSX = join(process.cwd(), "node_modules/.bin/tsx");
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("PRICING_") && !k.startsWith("PUBLIC_API_")),
+  );
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the demo's JSON output is inspected loosely
+type Json = any;
+
+/** Starts `pricing demo --json --port 0` and resolves with its printed document once it serves. */
+function startDemo(dataDir: string): { child: ChildProcess; ready: Promise<Json> } {
+  const child = spawn(TSX, [CLI, "demo", "--json", "--port", "0", "--data-dir", dataDir], {
+    env: { ...cleanEnv(), PRICING_LOG_LEVEL: "silent", PRICING_TRAIN_SECONDS: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stderr?.on("data", (c: Buffer) => {
+    err += c.toString();
+  });
+  const ready = new Promise<Json>((resolve, reject) => {
+    child.stdout?.on("data", (c: Buffer) => {
+      out += c.toString();
+      try {
+        resolve(JSON.parse(out));
+      } catch {
+        // Not the whole document yet.
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`demo exited with ${code}: ${err}`)));
+  });
+  return { child, ready };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+describe("pricing demo", () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "pricing-demo-"));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("seeds a partner, two trained and approved companies and a first nightly run, prints keys and curl lines, serves", async () => {
+    const { child, ready } = startDemo(dataDir);
+    try {
+      const demo = await ready;
+      expect(demo.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(demo.companies).toEqual(["demo-grocer", "demo-fashion"]);
+      expect(demo.access_key).toMatch(/^ak_/);
+      expect(demo.secret_key).toMatch(/^sk_/);
+      const curl: string[] = demo.curl;
+      for (const path of [
+        "/auth/token",
+        "/v2/recommendations",
+        "/v2/runs",
+        "/compute",
+        "/model/train",
+        "/v2/model?",
+        "/model/promote",
+      ]) {
+        expect(
+          curl.some((line) => line.includes(path)),
+          path,
+        ).toBe(true);
+      }
+      expect(curl[0]).toContain(demo.secret_key);
+
+      const tokenRes = await fetch(`${demo.url}/public/v1/auth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ access_key: demo.access_key, secret_key: demo.secret_key }),
+      });
+      const token = ((await tokenRes.json()) as Json).access_token;
+      for (const company of demo.companies) {
+        const model = (await (
+          await fetch(`${demo.url}/public/v1/v2/model?company_id=${company}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as Json;
+        expect(model.source).toBe("approved");
+        const recs = (await (
+          await fetch(`${demo.url}/v2/recommendations?company_id=${company}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as Json;
+        expect(recs.run).toMatchObject({ kind: "nightly", source: "approved", model_id: model.model_id });
+        expect(recs.recommendations.length).toBeGreaterThan(0);
+      }
+    } finally {
+      await stop(child);
+    }
+
+    // A second start reuses the data and issues fresh keys (the old secret cannot be shown again).
+    const second = startDemo(dataDir);
+    try {
+      const demo = await second.ready;
+      expect(demo.batch.companies.map((c: Json) => c.status)).toEqual(["exists", "exists"]);
+      const tokenRes = await fetch(`${demo.url}/public/v1/auth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ access_key: demo.access_key, secret_key: demo.secret_key }),
+      });
+      expect(tokenRes.status).toBe(200);
+    } finally {
+      await stop(second.child);
+    }
+  }, 120_000);
+});
