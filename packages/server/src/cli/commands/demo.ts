@@ -1,26 +1,8 @@
 import type { Command } from "commander";
 import { demoCurlLines, seedDemo } from "../../pricing/demo-seed.js";
 import { createPricingRuntime } from "../../pricing/pricing-runtime.js";
-import { CliError, type CliRuntime } from "../cli-runtime.js";
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new CliError(`--port must be 0..65535, got ${value}`);
-  return port;
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: string) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
-}
+import type { CliRuntime } from "../cli-runtime.js";
+import { parsePort, untilSignal } from "../serving.js";
 
 /** Training budget of the demo, so that a first start takes seconds (PRICING_TRAIN_SECONDS overrides). */
 const DEMO_TRAIN_SECONDS = 3;

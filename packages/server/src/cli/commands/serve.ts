@@ -1,25 +1,6 @@
 import type { Command } from "commander";
-import { CliError, type CliRuntime } from "../cli-runtime.js";
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new CliError(`--port must be 0..65535, got ${value}`);
-  return port;
-}
-
-/** Resolves on SIGINT/SIGTERM so the command can close the server cleanly. */
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: string) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
-}
+import type { CliRuntime } from "../cli-runtime.js";
+import { parsePort, untilSignal } from "../serving.js";
 
 export function registerServeCommand(program: Command, cli: CliRuntime): void {
   program
