@@ -9,6 +9,35 @@ import {
   timestampSchema,
 } from "./common.js";
 
+/** Example values shared by the schemas' OpenAPI examples, so that they agree with each other. */
+const exampleRecommendation = {
+  product_id: "sku-1",
+  date: "2026-11-22",
+  price: 19.49,
+  currency: "EUR",
+  base_price: 19.99,
+  rule_price: 18.99,
+  expected_units: 12.4,
+  expected_revenue: 241.68,
+  source: "approved",
+  model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+} as const;
+
+/** A run as it appears in the examples of the read, compute and list operations. */
+export const exampleRun = {
+  run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+  company_id: "acme-eu",
+  kind: "nightly",
+  as_of: "2026-11-21",
+  created_at: "2026-11-21T02:00:03.120Z",
+  source: "approved",
+  model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+  start_date: "2026-11-22",
+  end_date: "2026-12-05",
+  products: 12,
+  recommendation_count: 168,
+} as const;
+
 export const recommendationSchema = z
   .object({
     product_id: z.string(),
@@ -24,20 +53,7 @@ export const recommendationSchema = z
   })
   .meta({
     id: "Recommendation",
-    examples: [
-      {
-        product_id: "sku-1",
-        date: "2026-11-22",
-        price: 19.49,
-        currency: "EUR",
-        base_price: 19.99,
-        rule_price: 18.99,
-        expected_units: 12.4,
-        expected_revenue: 241.68,
-        source: "approved",
-        model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-      },
-    ],
+    examples: [exampleRecommendation],
   });
 
 export const runSchema = z
@@ -56,21 +72,7 @@ export const runSchema = z
   })
   .meta({
     id: "Run",
-    examples: [
-      {
-        run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-        company_id: "acme-eu",
-        kind: "nightly",
-        as_of: "2026-11-21",
-        created_at: "2026-11-21T02:00:03.120Z",
-        source: "approved",
-        model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-        start_date: "2026-11-22",
-        end_date: "2026-12-05",
-        products: 12,
-        recommendation_count: 168,
-      },
-    ],
+    examples: [exampleRun],
   });
 
 export const getRecommendationsQuerySchema = z
@@ -94,33 +96,8 @@ export const recommendationsResponseSchema = z
     examples: [
       {
         company_id: "acme-eu",
-        run: {
-          run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-          company_id: "acme-eu",
-          kind: "nightly",
-          as_of: "2026-11-22",
-          created_at: "2026-11-22T02:00:03.120Z",
-          source: "approved",
-          model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-          start_date: "2026-11-22",
-          end_date: "2026-12-21",
-          products: 1,
-          recommendation_count: 30,
-        },
-        recommendations: [
-          {
-            product_id: "sku-1",
-            date: "2026-11-22",
-            price: 19.49,
-            currency: "EUR",
-            base_price: 19.99,
-            rule_price: 18.99,
-            expected_units: 12.4,
-            expected_revenue: 241.68,
-            source: "approved",
-            model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-          },
-        ],
+        run: exampleRun,
+        recommendations: [exampleRecommendation],
       },
     ],
   });
@@ -153,20 +130,7 @@ export const computeResponseSchema = z
         run: null,
         source: "approved",
         model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-        recommendations: [
-          {
-            product_id: "sku-1",
-            date: "2026-11-22",
-            price: 19.49,
-            currency: "EUR",
-            base_price: 19.99,
-            rule_price: 18.99,
-            expected_units: 12.4,
-            expected_revenue: 241.68,
-            source: "approved",
-            model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-          },
-        ],
+        recommendations: [exampleRecommendation],
       },
     ],
   });

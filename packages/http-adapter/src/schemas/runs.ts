@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { companyIdSchema } from "./common.js";
-import { runSchema } from "./recommendations.js";
+import { exampleRun, runSchema } from "./recommendations.js";
 
 export const listRunsQuerySchema = z.strictObject({
   company_id: companyIdSchema,
@@ -26,19 +26,7 @@ export const listRunsResponseSchema = z
         total: 1,
         runs: [
           {
-            ...{
-              run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-              company_id: "acme-eu",
-              kind: "nightly",
-              as_of: "2026-11-22",
-              created_at: "2026-11-22T02:00:03.120Z",
-              source: "approved",
-              model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-              start_date: "2026-11-22",
-              end_date: "2026-12-21",
-              products: 1,
-              recommendation_count: 30,
-            },
+            ...exampleRun,
             runs_ago: 0,
           },
         ],
