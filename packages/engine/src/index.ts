@@ -1,2 +1,94 @@
+export type { ArtifactErrorCode } from "./artifact/artifact-error.js";
+export { PolicyArtifactError } from "./artifact/artifact-error.js";
+export type { PolicyArtifact, SerializeOptions } from "./artifact/policy-artifact.js";
+export { ENGINE_VERSION, loadPolicyArtifact, serializeArtifact } from "./artifact/policy-artifact.js";
+export type { PolicyManifest, PolicyMetrics } from "./artifact/policy-manifest.js";
+export { PolicyManifestSchema } from "./artifact/policy-manifest.js";
+export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
+export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
+export type {
+  CompanyFitReport,
+  ElasticitySource,
+  FitOptions,
+  FitReport,
+  FittedDemand,
+  FittedProduct,
+  ProductHint,
+} from "./demand/fit-demand.js";
+export { fitDemand, fittedRate } from "./demand/fit-demand.js";
+export { problemFromFit } from "./demand/problem-from-fit.js";
+export { builtinScenarios } from "./market/builtin-scenarios.js";
+export { addDays, daysBetween, weekdayOf } from "./market/calendar.js";
+export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
+export { generateMarket } from "./market/generate-market.js";
+export { expandGrid, roundCents } from "./market/price-grid.js";
+export { problemFromTruth } from "./market/problem-from-truth.js";
+export type {
+  CompanySpec,
+  DemandSpec,
+  HistorySpec,
+  PriceGrid,
+  ProductSpec,
+  Scenario,
+  ScenarioInput,
+} from "./market/scenario-schema.js";
+export {
+  CompanySpecSchema,
+  DemandSpecSchema,
+  HistorySpecSchema,
+  PriceGridSchema,
+  ProductSpecSchema,
+  ScenarioSchema,
+} from "./market/scenario-schema.js";
+export type { TrueDemand } from "./market/true-demand.js";
+export { trueRate } from "./market/true-demand.js";
+export type { BestConstantResult } from "./optimum/best-constant.js";
+export { bestConstantPolicy, constantPricePolicy } from "./optimum/best-constant.js";
+export type { EvaluateOptions, PolicyEvaluation } from "./optimum/evaluate-policy.js";
+export { evaluatePolicy } from "./optimum/evaluate-policy.js";
+export type { LpBound } from "./optimum/lp-bound.js";
+export { lpBound } from "./optimum/lp-bound.js";
+export { demandPmf, expectedCapped, expectedDemand } from "./optimum/sales-distribution.js";
+export type { OptimumResult } from "./optimum/solve-optimum.js";
+export { solveOptimum } from "./optimum/solve-optimum.js";
+export type { ActionSpec } from "./policy/action-space.js";
+export type { TrainingProgress, TrainOptions } from "./policy/fitted-q.js";
+export { trainPolicy } from "./policy/fitted-q.js";
+export { marginsUnderModel, policyProblems } from "./policy/policy-metrics.js";
+export type {
+  CompanyState,
+  PlannedPrice,
+  RlPolicyData,
+  StateBatch,
+  TrainingSummary,
+} from "./policy/rl-policy.js";
+export { RlPolicy } from "./policy/rl-policy.js";
+export type { TrainArtifactOptions } from "./policy/train-artifact.js";
+export { trainArtifact } from "./policy/train-artifact.js";
+export type { TrainInWorkerOptions } from "./policy/train-in-worker.js";
+export { TrainingError, trainInWorker } from "./policy/train-in-worker.js";
+export type {
+  ProductSetup,
+  ProductTrainingData,
+  TrainingConfig,
+  TrainingConfigInput,
+  TrainingInput,
+  TrainingInputInput,
+} from "./policy/training-input.js";
+export {
+  ProductTrainingDataSchema,
+  TrainingConfigSchema,
+  TrainingInputSchema,
+  trainingDataFromProblems,
+} from "./policy/training-input.js";
+export type { IndexRange } from "./problem/action-range.js";
+export { allowedRange, isAllowed, nearestAllowedIndex } from "./problem/action-range.js";
+export type { CatalogProduct, CatalogSetupOptions } from "./problem/catalog-setup.js";
+export { setupFromCatalog } from "./problem/catalog-setup.js";
 export type { PricingProblem, ProductPolicy } from "./problem/pricing-problem.js";
 export { SHUTOFF } from "./problem/pricing-problem.js";
+export type { ProblemSetup } from "./problem/problem-setup.js";
+export { buildProblem, CHANGE_TOLERANCE } from "./problem/problem-setup.js";
+export { rulePolicy } from "./rule/rule-policy.js";
+export type { Guardrails, RuleParams, RuleState } from "./rule/rule-price.js";
+export { ruleParamsFromHistory, rulePrice } from "./rule/rule-price.js";

@@ -1,0 +1,137 @@
+/**
+ * Inference benchmark: prices per second of the RL policy at several batch sizes, and the time to plan a
+ * 100-product company over 90 days (one batched forward pass per day, stock rolled forward by expected sales).
+ *
+ *   pnpm bench:inference [--quick]
+ */
+import { parseArgs } from "node:util";
+import {
+  generateMarket,
+  initTfBackend,
+  problemFromTruth,
+  type RlPolicy,
+  type ScenarioInput,
+  tensorCount,
+  trainingDataFromProblems,
+  trainPolicy,
+} from "@pricing/engine";
+import seedrandom from "seedrandom";
+
+const { values: args } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
+
+const scenario: ScenarioInput = {
+  name: "inference-100x90",
+  seed: 21,
+  start_date: "2026-03-02",
+  horizon: 90,
+  history: { days: 0 },
+  company: { count: 100, stock_ratio: [0.6, 1.2] },
+};
+
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function randomBatch(policy: RlPolicy, size: number, rng: () => number) {
+  const product = new Int32Array(size);
+  const day = new Int32Array(size);
+  const stock = new Float64Array(size);
+  const prevPrice = new Float64Array(size);
+  for (let r = 0; r < size; r++) {
+    const i = Math.floor(rng() * policy.products.length);
+    const setup = policy.products[i]!.setup;
+    product[r] = i;
+    day[r] = Math.floor(rng() * setup.horizon);
+    stock[r] = setup.stock === null ? Number.POSITIVE_INFINITY : Math.floor(rng() * (setup.stock + 1));
+    prevPrice[r] = setup.prices[Math.floor(rng() * setup.prices.length)]!;
+  }
+  return { product, day, stock, prevPrice };
+}
+
+async function main(): Promise<void> {
+  const backend = await initTfBackend();
+  const market = generateMarket(scenario);
+  const problems = market.products.map((p) => problemFromTruth(p.truth, p.setup));
+  let t0 = performance.now();
+  // Inference speed does not depend on how well the weights are trained: a short run keeps this benchmark quick.
+  const policy = await trainPolicy({
+    companyId: "bench",
+    products: trainingDataFromProblems(problems),
+    config: { seed: 1, statesPerDay: 8, stepsPerDay: 1, finalSteps: 0 },
+  });
+  const setupSeconds = (performance.now() - t0) / 1000;
+  const tensorsBefore = tensorCount();
+  const rng = seedrandom("bench-inference");
+  let violations = 0;
+  let priced = 0;
+
+  const rows: string[][] = [["case", "batch", "calls", "p50 ms", "prices/s"]];
+  for (const size of args.quick ? [100, 1000, 10_000] : [1, 100, 1000, 10_000, 100_000]) {
+    const batch = randomBatch(policy, size, rng);
+    policy.priceStates(batch);
+    const times: number[] = [];
+    const budgetMs = args.quick ? 300 : 1500;
+    const start = performance.now();
+    while (performance.now() - start < budgetMs || times.length < 3) {
+      const t = performance.now();
+      const idx = policy.priceStates(batch);
+      times.push(performance.now() - t);
+      for (let r = 0; r < size; r++) {
+        const setup = policy.products[batch.product[r]!]!.setup;
+        const p = setup.prices[idx[r]!];
+        priced++;
+        if (p === undefined || p < setup.minPrice || p > setup.maxPrice) violations++;
+      }
+    }
+    times.sort((a, b) => a - b);
+    const total = times.reduce((a, b) => a + b, 0);
+    rows.push([
+      "priceStates",
+      String(size),
+      String(times.length),
+      percentile(times, 0.5).toFixed(3),
+      Math.round((size * times.length) / (total / 1000)).toLocaleString("en-US"),
+    ]);
+  }
+
+  const state = {
+    today: scenario.start_date,
+    products: market.products.map((p) => ({ productId: p.productId, stock: p.setup.stock, lastPrice: null })),
+  };
+  const planTimes: number[] = [];
+  let planSize = 0;
+  for (let k = 0; k < (args.quick ? 10 : 40); k++) {
+    t0 = performance.now();
+    const plan = policy.recommend(state);
+    planTimes.push(performance.now() - t0);
+    planSize = plan.length;
+    for (const row of plan) {
+      const m = policy.products[policy.productIndex(row.productId)]!;
+      priced++;
+      if (row.price !== null && (row.price < m.setup.minPrice || row.price > m.setup.maxPrice)) violations++;
+    }
+  }
+  planTimes.sort((a, b) => a - b);
+  rows.push([
+    "recommend 100 products x 90 days",
+    String(planSize),
+    String(planTimes.length),
+    percentile(planTimes, 0.5).toFixed(3),
+    Math.round(planSize / (percentile(planTimes, 0.5) / 1000)).toLocaleString("en-US"),
+  ]);
+  const leaked = tensorCount() - tensorsBefore;
+  policy.dispose();
+
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  console.log(`backend: ${backend.name} (${backend.note}); policy set-up ${setupSeconds.toFixed(1)} s`);
+  for (const r of rows)
+    console.log(
+      r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "),
+    );
+  console.log(
+    `prices checked: ${priced.toLocaleString("en-US")}, guardrail violations: ${violations}, tensors leaked: ${leaked}`,
+  );
+  if (violations > 0 || leaked !== 0) process.exitCode = 1;
+}
+
+await main();

@@ -1,0 +1,13 @@
+/** Why an artifact could not be loaded. */
+export type ArtifactErrorCode = "artifact_invalid" | "artifact_hash_mismatch" | "artifact_incompatible";
+
+/** The one error type of artifact loading: the policy store and the server map it to `artifact_unreadable`. */
+export class PolicyArtifactError extends Error {
+  readonly code: ArtifactErrorCode;
+
+  constructor(code: ArtifactErrorCode, message: string) {
+    super(message);
+    this.name = "PolicyArtifactError";
+    this.code = code;
+  }
+}

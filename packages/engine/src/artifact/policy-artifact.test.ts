@@ -1,0 +1,113 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { trainPolicy } from "../policy/fitted-q.js";
+import type { RlPolicy } from "../policy/rl-policy.js";
+import { trainingDataFromProblems } from "../policy/training-input.js";
+import { buildProblem } from "../problem/problem-setup.js";
+import { PolicyArtifactError } from "./artifact-error.js";
+import { loadPolicyArtifact, serializeArtifact } from "./policy-artifact.js";
+
+const prices = [6, 7, 8, 9, 10, 11, 12, 13, 14];
+const setup = (productId: string, stock: number | null) => ({
+  productId,
+  startDate: "2026-02-02",
+  horizon: 10,
+  prices,
+  minPrice: 6,
+  maxPrice: 14,
+  shutoff: false,
+  unitCost: 2,
+  stock,
+  maxDailyChange: null,
+  initialPrice: null,
+  distribution: "poisson" as const,
+});
+
+let policy: RlPolicy;
+const state = {
+  today: "2026-02-03",
+  products: [
+    { productId: "a", stock: 25, lastPrice: 10 },
+    { productId: "b", stock: null, lastPrice: null },
+  ],
+};
+
+beforeAll(async () => {
+  const problems = [
+    buildProblem(setup("a", 30), (_, p) => 4 * (p / 10) ** -2),
+    buildProblem(setup("b", null), (d, p) => 3 * (p / 10) ** -1.5 * (d % 2 ? 1.2 : 1)),
+  ];
+  policy = await trainPolicy({
+    companyId: "acme",
+    products: trainingDataFromProblems(problems),
+    demandModel: { family: "constant_elasticity", elasticity: { a: 2, b: 1.5 } },
+    config: { seed: 5, stepsPerDay: 10, finalSteps: 50 },
+  });
+});
+
+function roundTrip(artifact: ReturnType<typeof serializeArtifact>) {
+  // What a store does: JSON text for the manifest, raw bytes for the weights.
+  return {
+    manifest: JSON.parse(JSON.stringify(artifact.manifest)) as unknown,
+    weights: Uint8Array.from(artifact.weights),
+  };
+}
+
+describe("policy artifact", () => {
+  it("round-trips to identical prices, with a hash-pinned manifest of plain data", async () => {
+    const artifact = serializeArtifact(policy, { modelId: "m-1", margins: { policy: 110, rule: 100 } });
+    expect(artifact.manifest.weightsSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(artifact.manifest.metrics.upliftPct).toBeCloseTo(10);
+    expect(artifact.manifest.demandModel).toEqual({
+      family: "constant_elasticity",
+      elasticity: { a: 2, b: 1.5 },
+    });
+    expect(artifact.manifest.training.seed).toBe(5);
+    const loaded = await loadPolicyArtifact(roundTrip(artifact));
+    expect(loaded.modelId).toBe("m-1");
+    expect(loaded.recommend(state)).toEqual(policy.recommend(state));
+    const p1 = policy.productPolicy("a");
+    const p2 = loaded.productPolicy("a");
+    for (let day = 0; day < 10; day++)
+      for (let s = 0; s <= 30; s++) expect(p2(day, s, -1)).toBe(p1(day, s, -1));
+    loaded.dispose();
+  });
+
+  it("rejects altered or truncated weights with a typed error", async () => {
+    const artifact = roundTrip(serializeArtifact(policy));
+    const flipped = Uint8Array.from(artifact.weights);
+    flipped[17] = flipped[17]! ^ 1;
+    for (const weights of [flipped, artifact.weights.subarray(0, artifact.weights.length - 4)]) {
+      const error = await loadPolicyArtifact({ manifest: artifact.manifest, weights }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PolicyArtifactError);
+      expect((error as PolicyArtifactError).code).toBe("artifact_hash_mismatch");
+    }
+  });
+
+  it("rejects a manifest that fails its schema or does not fit the weights", async () => {
+    const artifact = serializeArtifact(policy);
+    const bad = [
+      { ...artifact.manifest, format: "something-else" },
+      { ...artifact.manifest, extra: 1 },
+      { ...artifact.manifest, tensors: artifact.manifest.tensors.slice(1) },
+      { ...artifact.manifest, engineVersion: "999.0.0" },
+      "not an object",
+    ];
+    const codes = [];
+    for (const manifest of bad) {
+      const error = await loadPolicyArtifact({ manifest, weights: artifact.weights }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PolicyArtifactError);
+      codes.push((error as PolicyArtifactError).code);
+    }
+    expect(codes).toEqual([
+      "artifact_invalid",
+      "artifact_invalid",
+      "artifact_invalid",
+      "artifact_incompatible",
+      "artifact_invalid",
+    ]);
+  });
+});

@@ -1,0 +1,192 @@
+import { createHash, randomUUID } from "node:crypto";
+import { initTfBackend } from "../backend/tf-backend.js";
+import { ACTION_FEATURES, featureCount, STATE_FEATURES } from "../policy/product-model.js";
+import { RlPolicy } from "../policy/rl-policy.js";
+import { PolicyArtifactError } from "./artifact-error.js";
+import {
+  ARTIFACT_FORMAT,
+  ARTIFACT_FORMAT_VERSION,
+  type PolicyManifest,
+  PolicyManifestSchema,
+  type PolicyMetrics,
+  type TensorEntry,
+} from "./policy-manifest.js";
+
+/** Version of the engine that wrote an artifact (bump with any change to features or the network head). */
+export const ENGINE_VERSION = "0.1.0";
+
+/** A policy artifact: a JSON manifest and one binary file of little-endian float32 blocks. */
+export interface PolicyArtifact {
+  readonly manifest: PolicyManifest;
+  readonly weights: Uint8Array;
+}
+
+export interface SerializeOptions {
+  /** Default: the policy's own id when it has one, else a random UUID. */
+  readonly modelId?: string;
+  /** Exact evaluations under the fitted model (see `evaluateUnderModel`); null fields when omitted. */
+  readonly margins?: { readonly policy: number; readonly rule: number | null };
+  /** Default: now. */
+  readonly createdAt?: Date;
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Writes a trained policy as an artifact. Plain data only: no code is ever stored or evaluated. */
+export function serializeArtifact(policy: RlPolicy, options: SerializeOptions = {}): PolicyArtifact {
+  const data = policy.data;
+  const blocks: { name: string; shape: number[]; values: Float32Array }[] = [];
+  const sizes = [policy.network.shape.inputs, ...data.hidden, 2 + policy.network.shape.actions];
+  data.weights.forEach((values, i) => {
+    const layer = Math.floor(i / 2);
+    const shape = i % 2 === 0 ? [sizes[layer]!, sizes[layer + 1]!] : [sizes[layer + 1]!];
+    blocks.push({ name: `layer${layer}/${i % 2 === 0 ? "kernel" : "bias"}`, shape, values });
+  });
+  data.products.forEach((p, i) => {
+    blocks.push({ name: `rates/${i}`, shape: [p.setup.horizon, p.setup.prices.length], values: p.rates });
+  });
+  const total = blocks.reduce((s, b) => s + b.values.length * 4, 0);
+  const weights = new Uint8Array(total);
+  const view = new DataView(weights.buffer);
+  const tensors: TensorEntry[] = [];
+  let offset = 0;
+  for (const b of blocks) {
+    tensors.push({ name: b.name, shape: b.shape, offset, length: b.values.length });
+    for (let k = 0; k < b.values.length; k++) view.setFloat32(offset + 4 * k, b.values[k]!, true);
+    offset += b.values.length * 4;
+  }
+  const t = data.training;
+  const margins = options.margins;
+  const metrics: PolicyMetrics = {
+    policyMargin: margins?.policy ?? null,
+    ruleMargin: margins?.rule ?? null,
+    upliftPct:
+      margins && margins.rule !== null && margins.rule > 0 ? 100 * (margins.policy / margins.rule - 1) : null,
+    trainingSeconds: t.seconds,
+    episodes: t.episodes,
+    sampledStates: t.sampledStates,
+    gradientSteps: t.gradientSteps,
+    finalLoss: t.finalLoss,
+    estimatedMargin: t.estimatedValue,
+  };
+  const manifest: PolicyManifest = {
+    format: ARTIFACT_FORMAT,
+    formatVersion: ARTIFACT_FORMAT_VERSION,
+    modelId: options.modelId ?? policy.modelId ?? randomUUID(),
+    companyId: data.companyId,
+    engineVersion: ENGINE_VERSION,
+    createdAt: (options.createdAt ?? new Date()).toISOString(),
+    algorithm: "fitted-q-iteration",
+    backend: t.backend,
+    featureSpec: {
+      stateFeatures: [...STATE_FEATURES],
+      actionFeatures: [...ACTION_FEATURES],
+      inputs: featureCount(data.actionSpec),
+    },
+    actionSpec: { multipliers: [...data.actionSpec.multipliers], shutoff: data.actionSpec.shutoff },
+    network: { hidden: [...data.hidden], activation: "relu", outputs: 2 + policy.network.shape.actions },
+    products: data.products.map((p, i) => ({
+      setup: p.setup,
+      referencePrice: p.referencePrice,
+      ratesTensor: `rates/${i}`,
+    })),
+    demandModel: (data.demandModel ?? null) as PolicyManifest["demandModel"],
+    training: { config: t.config, seed: t.config.seed },
+    metrics,
+    tensors,
+    weightsBytes: total,
+    weightsSha256: sha256(weights),
+  };
+  // Round-trip through JSON so that what we return is exactly what a store will hand back.
+  return { manifest: PolicyManifestSchema.parse(JSON.parse(JSON.stringify(manifest))), weights };
+}
+
+/**
+ * Rebuilds a policy from an artifact. Throws `PolicyArtifactError`: `artifact_invalid` (manifest fails its
+ * schema or disagrees with the weights' layout), `artifact_hash_mismatch` (weights altered or truncated),
+ * `artifact_incompatible` (written by an engine whose features differ).
+ */
+export async function loadPolicyArtifact(artifact: {
+  manifest: unknown;
+  weights: Uint8Array;
+}): Promise<RlPolicy> {
+  const parsed = PolicyManifestSchema.safeParse(artifact.manifest);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new PolicyArtifactError(
+      "artifact_invalid",
+      `manifest: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  const m = parsed.data;
+  const weights = artifact.weights;
+  if (weights.byteLength !== m.weightsBytes || sha256(weights) !== m.weightsSha256) {
+    throw new PolicyArtifactError("artifact_hash_mismatch", "weights do not match the manifest's sha256");
+  }
+  if (
+    m.engineVersion !== ENGINE_VERSION ||
+    m.featureSpec.stateFeatures.join() !== STATE_FEATURES.join() ||
+    m.featureSpec.actionFeatures.join() !== ACTION_FEATURES.join()
+  ) {
+    throw new PolicyArtifactError(
+      "artifact_incompatible",
+      `artifact of engine ${m.engineVersion} with other features; this engine is ${ENGINE_VERSION}`,
+    );
+  }
+  const view = new DataView(weights.buffer, weights.byteOffset, weights.byteLength);
+  const byName = new Map<string, Float32Array>();
+  for (const t of m.tensors) {
+    const expected = t.shape.reduce((a, b) => a * b, 1);
+    if (expected !== t.length || t.offset + 4 * t.length > weights.byteLength || byName.has(t.name)) {
+      throw new PolicyArtifactError("artifact_invalid", `tensor ${t.name} does not fit the weights file`);
+    }
+    const values = new Float32Array(t.length);
+    for (let k = 0; k < t.length; k++) values[k] = view.getFloat32(t.offset + 4 * k, true);
+    byName.set(t.name, values);
+  }
+  const need = (name: string): Float32Array => {
+    const v = byName.get(name);
+    if (v === undefined) throw new PolicyArtifactError("artifact_invalid", `missing tensor ${name}`);
+    return v;
+  };
+  const layers = m.network.hidden.length + 1;
+  const networkWeights: Float32Array[] = [];
+  for (let l = 0; l < layers; l++) networkWeights.push(need(`layer${l}/kernel`), need(`layer${l}/bias`));
+  const products = m.products.map((p) => {
+    const rates = need(p.ratesTensor);
+    if (rates.length !== p.setup.horizon * p.setup.prices.length) {
+      throw new PolicyArtifactError("artifact_invalid", `rates of ${p.setup.productId} have the wrong size`);
+    }
+    return { setup: p.setup, referencePrice: p.referencePrice, rates };
+  });
+  // The same backend as training, so that a round trip prices identically.
+  await initTfBackend();
+  try {
+    return RlPolicy.create({
+      modelId: m.modelId,
+      companyId: m.companyId,
+      actionSpec: m.actionSpec,
+      hidden: m.network.hidden,
+      products,
+      weights: networkWeights,
+      demandModel: m.demandModel,
+      training: {
+        config: m.training.config,
+        backend: m.backend,
+        seconds: m.metrics.trainingSeconds,
+        episodes: m.metrics.episodes,
+        sampledStates: m.metrics.sampledStates,
+        gradientSteps: m.metrics.gradientSteps,
+        finalLoss: m.metrics.finalLoss,
+        estimatedValue: m.metrics.estimatedMargin,
+      },
+    });
+  } catch (error) {
+    throw new PolicyArtifactError(
+      "artifact_invalid",
+      `weights do not fit the network: ${(error as Error).message}`,
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { ProductSetupSchema, TrainingConfigSchema } from "../policy/training-input.js";
+
+export const ARTIFACT_FORMAT = "pricing-rl-policy";
+export const ARTIFACT_FORMAT_VERSION = 1;
+
+/** One float32 block of the weights file: `length` numbers starting at byte `offset`, row-major in `shape`. */
+export const TensorEntrySchema = z.strictObject({
+  name: z.string().min(1),
+  shape: z.array(z.number().int().nonnegative()).min(1),
+  offset: z.number().int().nonnegative(),
+  length: z.number().int().nonnegative(),
+});
+export type TensorEntry = z.infer<typeof TensorEntrySchema>;
+
+export const PolicyMetricsSchema = z.strictObject({
+  /** Exact expected margin (currency) over the horizon under the fitted model; null when not evaluated. */
+  policyMargin: z.number().nullable(),
+  ruleMargin: z.number().nullable(),
+  /** 100 * (policy / rule - 1). */
+  upliftPct: z.number().nullable(),
+  trainingSeconds: z.number().nonnegative(),
+  episodes: z.number().int().nonnegative(),
+  sampledStates: z.number().int().nonnegative(),
+  gradientSteps: z.number().int().nonnegative(),
+  finalLoss: z.number(),
+  /** The network's own estimate of the expected margin, summed over products. */
+  estimatedMargin: z.number(),
+});
+export type PolicyMetrics = z.infer<typeof PolicyMetricsSchema>;
+
+/**
+ * The artifact's manifest: plain JSON, validated on load. Everything numeric and large (network weights, the
+ * demand tables the features are computed from) lives in the weights file, which `weightsSha256` pins.
+ */
+export const PolicyManifestSchema = z.strictObject({
+  format: z.literal(ARTIFACT_FORMAT),
+  formatVersion: z.literal(ARTIFACT_FORMAT_VERSION),
+  modelId: z.string().min(1),
+  companyId: z.string().min(1),
+  engineVersion: z.string().min(1),
+  createdAt: z.string().datetime(),
+  algorithm: z.literal("fitted-q-iteration"),
+  backend: z.string(),
+  featureSpec: z.strictObject({
+    stateFeatures: z.array(z.string()),
+    actionFeatures: z.array(z.string()),
+    inputs: z.number().int().positive(),
+  }),
+  actionSpec: z.strictObject({
+    /** Price multipliers relative to each product's reference price. */
+    multipliers: z.array(z.number().positive()).min(1),
+    shutoff: z.boolean(),
+  }),
+  network: z.strictObject({
+    hidden: z.array(z.number().int().positive()).min(1),
+    activation: z.literal("relu"),
+    outputs: z.number().int().positive(),
+  }),
+  products: z
+    .array(
+      z.strictObject({
+        setup: ProductSetupSchema,
+        referencePrice: z.number().positive(),
+        /** Name of the tensor with this product's demand rates (units/day), [horizon, prices]. */
+        ratesTensor: z.string(),
+      }),
+    )
+    .min(1),
+  /** The fitted demand-model parameters the simulator was built from, as the caller gave them. */
+  demandModel: z.json().nullable(),
+  training: z.strictObject({ config: TrainingConfigSchema, seed: z.number().int() }),
+  metrics: PolicyMetricsSchema,
+  tensors: z.array(TensorEntrySchema),
+  weightsBytes: z.number().int().nonnegative(),
+  weightsSha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type PolicyManifest = z.infer<typeof PolicyManifestSchema>;

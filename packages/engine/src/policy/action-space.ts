@@ -1,0 +1,103 @@
+import type { ProductSetup } from "./training-input.js";
+
+/** Two price ratios closer than this (relative) are one shared action. */
+const MERGE_TOLERANCE = 0.004;
+/** Above this many distinct ratios the shared grid is log-spaced instead. */
+const MAX_PRICE_ACTIONS = 64;
+
+/**
+ * The action head shared by a company's products: price multipliers relative to each product's reference price,
+ * plus a trailing no-sale action when any product allows shutoff.
+ */
+export interface ActionSpec {
+  readonly multipliers: readonly number[];
+  readonly shutoff: boolean;
+}
+
+export function actionCount(spec: ActionSpec): number {
+  return spec.multipliers.length + (spec.shutoff ? 1 : 0);
+}
+
+export function referencePriceOf(setup: ProductSetup, given: number | undefined): number {
+  return given ?? Math.sqrt(setup.minPrice * setup.maxPrice);
+}
+
+/** Builds the shared multiplier grid from every product's own grid (merged within 0.4 %). */
+export function buildActionSpec(
+  products: readonly { setup: ProductSetup; referencePrice: number }[],
+): ActionSpec {
+  const ratios = products
+    .flatMap((p) => p.setup.prices.map((x) => x / p.referencePrice))
+    .sort((a, b) => a - b);
+  const merged: number[] = [];
+  let clusterStart = Number.NaN;
+  let sum = 0;
+  let count = 0;
+  for (const r of ratios) {
+    if (count > 0 && r > clusterStart * (1 + MERGE_TOLERANCE)) {
+      merged.push(sum / count);
+      count = 0;
+      sum = 0;
+    }
+    if (count === 0) clusterStart = r;
+    sum += r;
+    count++;
+  }
+  if (count > 0) merged.push(sum / count);
+  let multipliers = merged;
+  if (merged.length > MAX_PRICE_ACTIONS) {
+    const lo = Math.log(merged[0]!);
+    const hi = Math.log(merged[merged.length - 1]!);
+    multipliers = Array.from({ length: MAX_PRICE_ACTIONS }, (_, k) =>
+      Math.exp(lo + ((hi - lo) * k) / (MAX_PRICE_ACTIONS - 1)),
+    );
+  }
+  return { multipliers, shutoff: products.some((p) => p.setup.shutoff) };
+}
+
+/**
+ * How one product reads the shared head: the grid index each action charges (-1 = no sale), which actions it may
+ * use at all, and which may follow which under its max daily change.
+ */
+export interface ProductActions {
+  /** Grid index per action; -1 for the shutoff action. */
+  readonly priceIndex: Int32Array;
+  /** 1 when the product may take the action. */
+  readonly valid: Uint8Array;
+}
+
+export function productActions(
+  spec: ActionSpec,
+  setup: ProductSetup,
+  referencePrice: number,
+): ProductActions {
+  const a = actionCount(spec);
+  const priceIndex = new Int32Array(a);
+  const valid = new Uint8Array(a);
+  const prices = setup.prices;
+  spec.multipliers.forEach((m, k) => {
+    const target = m * referencePrice;
+    let best = 0;
+    for (let i = 1; i < prices.length; i++) {
+      if (Math.abs(prices[i]! - target) < Math.abs(prices[best]! - target)) best = i;
+    }
+    priceIndex[k] = best;
+    // Actions past the product's own grid would only repeat its end prices.
+    const ratio = prices[best]! / target;
+    valid[k] = ratio > 1 / 1.08 && ratio < 1.08 ? 1 : 0;
+  });
+  // Every grid price must stay reachable, so a product's nearest action to each of its prices is always valid.
+  for (let i = 0; i < prices.length; i++) {
+    let best = 0;
+    for (let k = 1; k < spec.multipliers.length; k++) {
+      const d = Math.abs(Math.log(spec.multipliers[k]! * referencePrice) - Math.log(prices[i]!));
+      if (d < Math.abs(Math.log(spec.multipliers[best]! * referencePrice) - Math.log(prices[i]!))) best = k;
+    }
+    valid[best] = 1;
+  }
+  if (spec.shutoff) {
+    priceIndex[a - 1] = -1;
+    valid[a - 1] = setup.shutoff ? 1 : 0;
+  }
+  return { priceIndex, valid };
+}

@@ -1,0 +1,341 @@
+import {
+  type ActionSpec,
+  actionCount,
+  type ProductActions,
+  productActions,
+  referencePriceOf,
+} from "./action-space.js";
+import { expectedCappedSales } from "./sales-distribution.js";
+import type { ProductSetup } from "./training-input.js";
+
+/** Inputs per state besides the two per-action blocks. */
+export const STATE_FEATURES = [
+  "days_left_fraction",
+  "log_days_left",
+  "stock_over_remaining_demand",
+  "unlimited_stock",
+  "days_of_cover",
+  "today_intensity",
+  "unit_cost_over_reference",
+  "log_fluid_price",
+  "stock_pressure",
+  "fluid_marginal_value",
+] as const;
+
+/** Columns of the inputs that depend on the stock level (all others depend on product and day only). */
+export const STOCK_FEATURE_COLUMNS = [
+  "stock_over_remaining_demand",
+  "unlimited_stock",
+  "days_of_cover",
+  "log_fluid_price",
+  "stock_pressure",
+  "fluid_marginal_value",
+].map((name) => STATE_FEATURES.indexOf(name as (typeof STATE_FEATURES)[number]));
+const STOCK_SCRATCH = new Float32Array(STOCK_FEATURE_COLUMNS.length);
+
+/** Column of the fluid marginal value, which the network's stock-value outputs are residuals on. */
+export const FLUID_VALUE_FEATURE = STATE_FEATURES.indexOf("fluid_marginal_value");
+
+/**
+ * Per action, both centred over the product's valid actions: the myopic margin (currency/day over the reference
+ * price times the day's demand scale) and the relative demand rate (units/day over the day's demand scale).
+ */
+export const ACTION_FEATURES = ["myopic_margin", "relative_rate"] as const;
+
+export function featureCount(spec: ActionSpec): number {
+  return STATE_FEATURES.length + ACTION_FEATURES.length * actionCount(spec);
+}
+
+const EPS = 1e-6;
+const MAX_COVER_DAYS = 60;
+const MAX_STOCK_RATIO = 3;
+const MAX_RELATIVE_RATE = 12;
+
+/**
+ * One product as the network sees it: demand tables on its grid, the action mapping, the day-dependent part of
+ * its input vector and the scales that turn normalized network outputs into currency. Rates are stored as
+ * float32 so that a policy rebuilt from its artifact computes bit-identical inputs.
+ */
+export class ProductModel {
+  readonly setup: ProductSetup;
+  readonly referencePrice: number;
+  readonly actions: ProductActions;
+  readonly actionCount: number;
+  readonly featureCount: number;
+  /** Units per day, [day * prices + priceIndex]. */
+  readonly rates: Float32Array;
+  /** Demand scale of day t (units/day): the rate at the reference price, floored by a quarter of the peak. */
+  readonly dayScale: Float64Array;
+  /** Sum of dayScale from t to the horizon end (length horizon + 1). */
+  readonly remaining: Float64Array;
+  /** Day-dependent features [day * featureCount + k]; the stock slots are filled per state. */
+  readonly dayFeatures: Float32Array;
+  /** allowedAfter[prev * A + next] = 1 when `next` may follow `prev` under the max daily change. */
+  readonly allowedAfter: Uint8Array | null;
+  /** Expected demand from day t to the horizon end at action k's price held constant, [t * A + k]. */
+  readonly remainingAt: Float64Array;
+  /** The price actions (ascending price, valid, not shutoff) and, per day, the best constant one ignoring stock. */
+  private readonly priceActions: number[];
+  private readonly unconstrained: Int32Array;
+  /** Stock at or above which no action can sell out on day t (the head inputs then depend on the day alone). */
+  private readonly ampleStock: Float64Array;
+
+  constructor(spec: ActionSpec, setup: ProductSetup, rates: Float32Array, referencePrice?: number) {
+    this.setup = setup;
+    this.referencePrice = referencePriceOf(setup, referencePrice);
+    this.actions = productActions(spec, setup, this.referencePrice);
+    const a = actionCount(spec);
+    this.actionCount = a;
+    this.featureCount = featureCount(spec);
+    this.rates = rates;
+    const h = setup.horizon;
+    const n = setup.prices.length;
+    let refIdx = 0;
+    for (let i = 1; i < n; i++) {
+      if (
+        Math.abs(setup.prices[i]! - this.referencePrice) <
+        Math.abs(setup.prices[refIdx]! - this.referencePrice)
+      ) {
+        refIdx = i;
+      }
+    }
+    this.dayScale = new Float64Array(h);
+    for (let t = 0; t < h; t++) {
+      let peak = 0;
+      for (let i = 0; i < n; i++) peak = Math.max(peak, rates[t * n + i]!);
+      this.dayScale[t] = Math.max(rates[t * n + refIdx]!, 0.25 * peak, EPS);
+    }
+    this.remaining = new Float64Array(h + 1);
+    for (let t = h - 1; t >= 0; t--) this.remaining[t] = this.remaining[t + 1]! + this.dayScale[t]!;
+
+    const f = this.featureCount;
+    const s0 = STATE_FEATURES.length;
+    const ref = this.referencePrice;
+    this.dayFeatures = new Float32Array(h * f);
+    for (let t = 0; t < h; t++) {
+      const row = t * f;
+      const left = h - t;
+      this.dayFeatures[row] = left / h;
+      this.dayFeatures[row + 1] = Math.log1p(left) / Math.log1p(365);
+      this.dayFeatures[row + 5] = Math.min((this.dayScale[t]! * left) / this.remaining[t]!, 5);
+      this.dayFeatures[row + 6] = setup.unitCost / ref;
+      let marginSum = 0;
+      let rateSum = 0;
+      let count = 0;
+      const margin = new Float64Array(a);
+      const relative = new Float64Array(a);
+      for (let k = 0; k < a; k++) {
+        const idx = this.actions.priceIndex[k]!;
+        const rate = idx < 0 ? 0 : rates[t * n + idx]!;
+        const price = idx < 0 ? 0 : setup.prices[idx]!;
+        margin[k] = ((price - setup.unitCost) * rate) / (ref * this.dayScale[t]!);
+        relative[k] = Math.min(rate / this.dayScale[t]!, MAX_RELATIVE_RATE);
+        if (this.actions.valid[k]) {
+          marginSum += margin[k]!;
+          rateSum += relative[k]!;
+          count++;
+        }
+      }
+      const meanMargin = count > 0 ? marginSum / count : 0;
+      const meanRate = count > 0 ? rateSum / count : 0;
+      for (let k = 0; k < a; k++) {
+        this.dayFeatures[row + s0 + k] = margin[k]! - meanMargin;
+        this.dayFeatures[row + s0 + a + k] = relative[k]! - meanRate;
+      }
+    }
+
+    this.priceActions = [];
+    for (let k = 0; k < a; k++) {
+      if (this.actions.valid[k] && this.actions.priceIndex[k]! >= 0) this.priceActions.push(k);
+    }
+    this.remainingAt = new Float64Array((h + 1) * a);
+    this.unconstrained = new Int32Array(h);
+    const bernoulli = setup.distribution === "bernoulli";
+    for (let t = h - 1; t >= 0; t--) {
+      let bestMargin = Number.NEGATIVE_INFINITY;
+      for (const k of this.priceActions) {
+        const rate = rates[t * n + this.actions.priceIndex[k]!]!;
+        const sold = this.remainingAt[(t + 1) * a + k]! + (bernoulli ? Math.min(rate, 1) : rate);
+        this.remainingAt[t * a + k] = sold;
+        const margin = sold * (this.priceOf(k)! - setup.unitCost);
+        if (margin > bestMargin) {
+          bestMargin = margin;
+          this.unconstrained[t] = k;
+        }
+      }
+    }
+
+    this.ampleStock = new Float64Array(h);
+    for (let t = 0; t < h; t++) {
+      let top = 0;
+      for (let k = 0; k < a; k++) {
+        const rate = this.rateOf(t, k);
+        top = Math.max(top, rate + 8 * Math.sqrt(rate) + 8);
+      }
+      this.ampleStock[t] = top;
+    }
+
+    if (setup.maxDailyChange === null) {
+      this.allowedAfter = null;
+    } else {
+      this.allowedAfter = new Uint8Array(a * a);
+      for (let p = 0; p < a; p++) {
+        // After a no-sale day the price before it still binds (inference and the evaluator carry it over); the
+        // bootstrap, which only knows the last action, approximates it by the initial price.
+        const prevPrice = this.priceOf(p) ?? setup.initialPrice;
+        for (let k = 0; k < a; k++) {
+          this.allowedAfter[p * a + k] =
+            this.actions.valid[k]! && this.changeOk(prevPrice, this.priceOf(k)) ? 1 : 0;
+        }
+      }
+    }
+  }
+
+  priceOf(action: number): number | null {
+    const idx = this.actions.priceIndex[action]!;
+    return idx < 0 ? null : this.setup.prices[idx]!;
+  }
+
+  private changeOk(prev: number | null, next: number | null): boolean {
+    const limit = this.setup.maxDailyChange;
+    if (limit === null || prev === null || next === null) return true;
+    return Math.abs(next / prev - 1) <= limit + 1e-9;
+  }
+
+  /** Demand rate (units/day) of `action` on day t; 0 for no sale. */
+  rateOf(t: number, action: number): number {
+    const idx = this.actions.priceIndex[action]!;
+    return idx < 0 ? 0 : this.rates[t * this.setup.prices.length + idx]!;
+  }
+
+  /** Currency per unit of the advantage outputs on day t. */
+  advantageScale(t: number): number {
+    return this.referencePrice * this.dayScale[t]!;
+  }
+
+  /** Writes the input vector of state (t, stock) at `out[offset..]`; stock = Infinity when unlimited. */
+  writeFeatures(t: number, stock: number, out: Float32Array, offset: number): void {
+    const f = this.featureCount;
+    out.set(this.dayFeatures.subarray(t * f, (t + 1) * f), offset);
+    this.writeStockFeatures(t, stock, STOCK_SCRATCH, 0);
+    STOCK_FEATURE_COLUMNS.forEach((c, j) => {
+      out[offset + c] = STOCK_SCRATCH[j]!;
+    });
+  }
+
+  /** Writes only the stock-dependent inputs (in STOCK_FEATURE_COLUMNS order); the rest depends on the day alone. */
+  writeStockFeatures(t: number, stock: number, out: Float32Array, offset: number): void {
+    const free = this.unconstrained[t]!;
+    if (stock === Number.POSITIVE_INFINITY) {
+      out[offset] = 1;
+      out[offset + 1] = 1;
+      out[offset + 2] = 1;
+      out[offset + 3] = Math.log(this.priceOf(free)! / this.referencePrice);
+      out[offset + 4] = -1;
+      out[offset + 5] = 0;
+      return;
+    }
+    out[offset] = Math.min(stock / this.remaining[t]!, MAX_STOCK_RATIO) / MAX_STOCK_RATIO;
+    out[offset + 1] = 0;
+    out[offset + 2] = Math.min(stock / this.dayScale[t]!, MAX_COVER_DAYS) / MAX_COVER_DAYS;
+    const fluid = this.fluid(t, stock);
+    out[offset + 3] = Math.log(fluid.price / this.referencePrice);
+    const demand = this.remainingAt[t * this.actionCount + free]!;
+    out[offset + 4] = Math.max(-3, Math.min(3, Math.log(Math.max(demand, EPS) / Math.max(stock, 0.5)))) / 3;
+    out[offset + 5] = fluid.marginalValue / this.referencePrice;
+  }
+
+  /**
+   * The fluid (deterministic) price: the best constant price ignoring stock, raised until the expected demand
+   * left in the season falls to `stock` (log-interpolated between grid prices). A classic bid-price heuristic,
+   * given to the network as a feature; the learned values decide how far to follow it.
+   */
+  fluidPrice(t: number, stock: number): number {
+    return this.fluid(t, stock).price;
+  }
+
+  /**
+   * The fluid price and the fluid marginal value of stock (currency per unit): 0 when stock does not bind, else
+   * the shadow price at which the clearing price is the margin-maximizing one, p (1 - 1/e) - c, with e the
+   * elasticity of the season's demand between the two grid prices around it.
+   */
+  fluid(t: number, stock: number): { price: number; marginalValue: number } {
+    const a = this.actionCount;
+    const free = this.unconstrained[t]!;
+    const acts = this.priceActions;
+    if (this.remainingAt[t * a + free]! <= stock) return { price: this.priceOf(free)!, marginalValue: 0 };
+    let lo = acts.indexOf(free);
+    let hi = acts.length - 1;
+    if (this.remainingAt[t * a + acts[hi]!]! > stock) {
+      const top = this.priceOf(acts[hi]!)!;
+      return { price: top, marginalValue: top - this.setup.unitCost };
+    }
+    // Invariant: demand at acts[lo] exceeds stock, demand at acts[hi] does not (demand falls as price rises).
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (this.remainingAt[t * a + acts[mid]!]! > stock) lo = mid;
+      else hi = mid;
+    }
+    const dLo = Math.max(this.remainingAt[t * a + acts[lo]!]!, EPS);
+    const dHi = Math.max(this.remainingAt[t * a + acts[hi]!]!, EPS);
+    const pLo = this.priceOf(acts[lo]!)!;
+    const pHi = this.priceOf(acts[hi]!)!;
+    const frac =
+      dLo === dHi ? 1 : (Math.log(dLo) - Math.log(Math.max(stock, EPS))) / (Math.log(dLo) - Math.log(dHi));
+    const price = Math.exp(Math.log(pLo) + frac * (Math.log(pHi) - Math.log(pLo)));
+    const elasticity = (Math.log(dLo) - Math.log(dHi)) / (Math.log(pHi) - Math.log(pLo));
+    const cost = this.setup.unitCost;
+    const marginalValue = elasticity > 1 ? Math.max(0, price * (1 - 1 / elasticity) - cost) : price - cost;
+    return { price, marginalValue: Math.min(marginalValue, price - cost) };
+  }
+
+  /**
+   * The head's per-action inputs in state (t, stock), both centred over valid actions: the expected margin today
+   * and the expected units sold today, with sales capped by the stock (over the reference price x day scale and
+   * over the day scale). `margins` and `rates` receive A values each at `offset`.
+   */
+  writeHeadInputs(
+    t: number,
+    stock: number,
+    margins: Float32Array,
+    rates: Float32Array,
+    offset: number,
+  ): void {
+    const a = this.actionCount;
+    const f = this.featureCount;
+    const base = t * f + STATE_FEATURES.length;
+    if (stock >= this.ampleStock[t]!) {
+      margins.set(this.dayFeatures.subarray(base, base + a), offset);
+      rates.set(this.dayFeatures.subarray(base + a, base + 2 * a), offset);
+      return;
+    }
+    const scale = this.dayScale[t]!;
+    let marginSum = 0;
+    let rateSum = 0;
+    let count = 0;
+    for (let k = 0; k < a; k++) {
+      const price = this.priceOf(k);
+      const sold =
+        price === null ? 0 : expectedCappedSales(this.rateOf(t, k), this.setup.distribution, stock);
+      const margin =
+        price === null ? 0 : ((price - this.setup.unitCost) * sold) / (this.referencePrice * scale);
+      const relative = Math.min(sold / scale, MAX_RELATIVE_RATE);
+      margins[offset + k] = margin;
+      rates[offset + k] = relative;
+      if (this.actions.valid[k]) {
+        marginSum += margin;
+        rateSum += relative;
+        count++;
+      }
+    }
+    const meanMargin = count > 0 ? marginSum / count : 0;
+    const meanRate = count > 0 ? rateSum / count : 0;
+    for (let k = 0; k < a; k++) {
+      margins[offset + k] = margins[offset + k]! - meanMargin;
+      rates[offset + k] = rates[offset + k]! - meanRate;
+    }
+  }
+
+  /** Offset of the centred myopic margins inside an input vector. */
+  static readonly marginOffset = STATE_FEATURES.length;
+}

@@ -1,0 +1,105 @@
+/**
+ * Daily sales distributions of the simulator, as exact probability vectors (no sampling noise in the Bellman
+ * targets). Units ~ Poisson(rate) or, for "bernoulli", one unit with probability min(rate, 1); both are then
+ * capped by the stock left.
+ */
+export interface DemandPmf {
+  /** Smallest demand with non-negligible probability. */
+  readonly first: number;
+  /** probs[k] = P(D = first + k). */
+  readonly probs: Float64Array;
+}
+
+const TAIL_SIGMAS = 9;
+
+const logFactorials: number[] = [0];
+function logFactorial(k: number): number {
+  while (logFactorials.length <= k) {
+    const n = logFactorials.length;
+    logFactorials.push(logFactorials[n - 1]! + Math.log(n));
+  }
+  return logFactorials[k]!;
+}
+
+export function demandPmf(rate: number, distribution: "poisson" | "bernoulli"): DemandPmf {
+  if (distribution === "bernoulli") {
+    const q = Math.min(Math.max(rate, 0), 1);
+    return { first: 0, probs: Float64Array.from([1 - q, q]) };
+  }
+  if (!(rate > 0)) return { first: 0, probs: Float64Array.from([1]) };
+  const spread = TAIL_SIGMAS * Math.sqrt(rate) + 6;
+  const first = Math.max(0, Math.floor(rate - spread));
+  const last = Math.ceil(rate + spread);
+  const probs = new Float64Array(last - first + 1);
+  const logRate = Math.log(rate);
+  for (let k = first; k <= last; k++) probs[k - first] = Math.exp(k * logRate - rate - logFactorial(k));
+  return { first, probs };
+}
+
+/** E[min(D, stock)] in units. */
+export function expectedSales(pmf: DemandPmf, stock: number): number {
+  if (stock === Number.POSITIVE_INFINITY) {
+    let mean = 0;
+    pmf.probs.forEach((p, k) => {
+      mean += p * (pmf.first + k);
+    });
+    return mean;
+  }
+  let mean = 0;
+  let below = 0;
+  for (let k = 0; k < pmf.probs.length; k++) {
+    const d = pmf.first + k;
+    if (d >= stock) break;
+    mean += pmf.probs[k]! * d;
+    below += pmf.probs[k]!;
+  }
+  return mean + Math.max(0, 1 - below) * stock;
+}
+
+/** Poisson rates above this use the normal approximation in `expectedCappedSales`. */
+const NORMAL_ABOVE = 100;
+
+/** erf by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7). */
+function erf(x: number): number {
+  const sign = x < 0 ? -1 : 1;
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.3275911 * z);
+  const poly =
+    t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  return sign * (1 - poly * Math.exp(-z * z));
+}
+
+/**
+ * E[min(D, stock)] in units without building the distribution: a short recursion for small Poisson rates, the
+ * normal approximation (with continuity correction) for large ones, where the loop would be long. Fast enough
+ * for the inference hot path; `expectedSales` is the exact version.
+ */
+export function expectedCappedSales(
+  rate: number,
+  distribution: "poisson" | "bernoulli",
+  stock: number,
+): number {
+  if (!(rate > 0) || !(stock > 0)) return 0;
+  if (distribution === "bernoulli") return Math.min(rate, 1) * Math.min(stock, 1);
+  if (stock >= rate + 8 * Math.sqrt(rate) + 8) return rate;
+  if (rate > NORMAL_ABOVE) {
+    const sigma = Math.sqrt(rate);
+    const z = (stock + 0.5 - rate) / sigma;
+    const density = Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
+    const upper = 0.5 * (1 - erf(z / Math.SQRT2));
+    // E[(D - s)+] for D ~ N(rate, rate), the units demand exceeds stock by.
+    const excess = sigma * density - (stock + 0.5 - rate) * upper;
+    return Math.max(0, Math.min(stock, rate - Math.max(0, excess)));
+  }
+  // E[min(D, s)] = sum over k < s of P(D > k), plus the fractional part of s times P(D > floor(s)).
+  const whole = Math.floor(stock);
+  let p = Math.exp(-rate);
+  let cdf = p;
+  let sum = 0;
+  for (let k = 0; k < whole; k++) {
+    sum += 1 - cdf;
+    p *= rate / (k + 1);
+    cdf += p;
+  }
+  return sum + (stock - whole) * Math.max(0, 1 - cdf);
+}

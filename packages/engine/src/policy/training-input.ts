@@ -1,0 +1,131 @@
+import { z } from "zod";
+import type { PricingProblem } from "../problem/pricing-problem.js";
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
+
+/** Everything about one product's selling problem except demand, as plain data (mirrors `ProblemSetup`). */
+export const ProductSetupSchema = z.strictObject({
+  productId: z.string().min(1),
+  startDate: isoDate,
+  horizon: z.number().int().min(1).max(3650),
+  prices: z.array(z.number().positive()).min(1),
+  minPrice: z.number().positive(),
+  maxPrice: z.number().positive(),
+  shutoff: z.boolean(),
+  unitCost: z.number().nonnegative(),
+  stock: z.number().int().nonnegative().nullable(),
+  maxDailyChange: z.number().positive().nullable(),
+  initialPrice: z.number().positive().nullable(),
+  distribution: z.enum(["poisson", "bernoulli"]),
+});
+export type ProductSetup = z.infer<typeof ProductSetupSchema>;
+
+/**
+ * One product of the simulator the policy learns in: its setup and the demand rate (units per day) of the fitted
+ * (or, for diagnostics, true) model at every horizon day and grid price, row-major by day.
+ */
+export const ProductTrainingDataSchema = z.strictObject({
+  setup: ProductSetupSchema,
+  /** Base price the action multipliers are relative to; default sqrt(minPrice * maxPrice). */
+  referencePrice: z.number().positive().optional(),
+  rates: z.array(z.number().nonnegative()),
+  /** The rule fallback's parameters, so the artifact's metrics can compare the policy with the rule. */
+  ruleParams: z
+    .strictObject({
+      basePrice: z.number().positive(),
+      weekdayIndex: z.array(z.number()).length(7),
+      dailyUnits: z.number().nullable(),
+      weekdayExponent: z.number().optional(),
+      pacingExponent: z.number().optional(),
+      maxPacing: z.number().optional(),
+    })
+    .optional(),
+});
+export type ProductTrainingData = z.infer<typeof ProductTrainingDataSchema>;
+
+export const TrainingConfigSchema = z.strictObject({
+  seed: z.number().int().default(1),
+  /** Sampled stock levels per product and day (finite stock); the "episodes" budget of fitted Q-iteration. */
+  statesPerDay: z.number().int().min(4).max(4096).default(48),
+  /** Gradient steps after each backward-induction day. */
+  stepsPerDay: z.number().int().min(1).max(10_000).default(120),
+  /** Gradient steps over all days once the backward pass is done. */
+  finalSteps: z.number().int().min(0).max(1_000_000).default(4000),
+  batchSize: z.number().int().min(8).max(65_536).default(256),
+  learningRate: z.number().positive().default(1e-3),
+  hidden: z.array(z.number().int().min(4).max(1024)).min(1).max(4).default([64, 64]),
+  /** Wall-clock budget; past it the remaining days get one gradient step each and the final phase is skipped. */
+  maxSeconds: z.number().positive().nullable().default(null),
+});
+export type TrainingConfig = z.infer<typeof TrainingConfigSchema>;
+export type TrainingConfigInput = z.input<typeof TrainingConfigSchema>;
+
+/** The whole, serializable input of a training run (what crosses into the worker thread). */
+export const TrainingInputSchema = z.strictObject({
+  companyId: z.string().min(1),
+  products: z.array(ProductTrainingDataSchema).min(1),
+  /** The fitted demand-model parameters, kept verbatim in the artifact's manifest (plain JSON). */
+  demandModel: z.json().optional(),
+  config: TrainingConfigSchema.default(TrainingConfigSchema.parse({})),
+});
+export type TrainingInput = z.infer<typeof TrainingInputSchema>;
+export type TrainingInputInput = z.input<typeof TrainingInputSchema>;
+
+/** Tabulates problems (true or fitted) into plain training data; `referencePrices` by product id. */
+export function trainingDataFromProblems(
+  problems: readonly PricingProblem[],
+  referencePrices: Readonly<Record<string, number>> = {},
+): ProductTrainingData[] {
+  return problems.map((p) => {
+    const rates: number[] = [];
+    for (let t = 0; t < p.horizon; t++) {
+      for (let i = 0; i < p.prices.length; i++) rates.push(p.rate(t, i));
+    }
+    const ref = referencePrices[p.productId];
+    return {
+      setup: {
+        productId: p.productId,
+        startDate: p.startDate,
+        horizon: p.horizon,
+        prices: [...p.prices],
+        minPrice: p.minPrice,
+        maxPrice: p.maxPrice,
+        shutoff: p.shutoff,
+        unitCost: p.unitCost,
+        stock: p.stock,
+        maxDailyChange: p.maxDailyChange,
+        initialPrice: p.initialPrice,
+        distribution: p.distribution,
+      },
+      ...(ref === undefined ? {} : { referencePrice: ref }),
+      rates,
+    };
+  });
+}
+
+/** Checks what the schema cannot: table sizes, guardrails, one start date for the company. */
+export function validateTrainingInput(input: TrainingInput): void {
+  const start = input.products[0]!.setup.startDate;
+  const seen = new Set<string>();
+  for (const p of input.products) {
+    const s = p.setup;
+    const where = `product ${s.productId}`;
+    if (seen.has(s.productId)) throw new RangeError(`${where}: duplicate product id`);
+    seen.add(s.productId);
+    if (s.startDate !== start) throw new RangeError(`${where}: all products must share one start date`);
+    if (p.rates.length !== s.horizon * s.prices.length) {
+      throw new RangeError(`${where}: rates has ${p.rates.length} values, expected horizon x prices`);
+    }
+    if (s.minPrice > s.maxPrice) throw new RangeError(`${where}: minPrice above maxPrice`);
+    for (let i = 0; i < s.prices.length; i++) {
+      const price = s.prices[i]!;
+      if (price < s.minPrice - 1e-9 || price > s.maxPrice + 1e-9) {
+        throw new RangeError(`${where}: grid price ${price} outside the guardrails`);
+      }
+      if (i > 0 && !(price > s.prices[i - 1]!)) throw new RangeError(`${where}: prices must ascend`);
+    }
+    if (s.maxDailyChange !== null && s.initialPrice === null) {
+      throw new RangeError(`${where}: maxDailyChange needs initialPrice`);
+    }
+  }
+}
