@@ -6,10 +6,11 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createDatabase, type Db } from "../db/database.js";
+import { postgresTestsEnabled, TEST_PG_URL } from "../db/test-postgres.js";
 import { createServerContext, type ServerContext } from "../server-context.js";
 import { createRunsStore, type NewRun } from "./runs-store.js";
 
-const PG_URL = process.env.PRICING_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const pgEnabled = await postgresTestsEnabled();
 
 function rows(dates: string[], products: string[]): Recommendation[] {
   return dates.flatMap((date) =>
@@ -43,7 +44,7 @@ function nightly(asOf: string, createdAt: string, recs = rows([asOf], ["a", "b"]
 }
 
 for (const dialect of ["sqlite", "postgres"] as const) {
-  describe(`runs store on ${dialect}`, () => {
+  describe.skipIf(dialect === "postgres" && !pgEnabled)(`runs store on ${dialect}`, () => {
     let dataDir: string;
     let ctx: ServerContext;
     let admin: Db | undefined;
@@ -52,9 +53,9 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     beforeAll(async () => {
       dataDir = await mkdtemp(join(tmpdir(), "pricing-runs-"));
       if (dialect === "postgres") {
-        admin = createDatabase({ dataDir, databaseUrl: PG_URL });
+        admin = createDatabase({ dataDir, databaseUrl: TEST_PG_URL });
         await sql`create schema ${sql.id(schema)}`.execute(admin);
-        ctx = await createServerContext(loadConfig({}, { dataDir, databaseUrl: PG_URL }), {
+        ctx = await createServerContext(loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL }), {
           pgSchema: schema,
         });
       } else {
