@@ -1,8 +1,10 @@
 /**
  * HTTP read-path benchmark against the real server in a child process (the `pricing serve` bin, SQLite file in a
- * temporary data dir, default `info` JSON logging), driven by autocannon from this process.
+ * temporary data dir, default `info` JSON logging), driven by `wrk` when it is on PATH, else autocannon (see
+ * `load-generator.ts`; PRICING_BENCH_GENERATOR=autocannon forces the latter).
  *
- *   pnpm bench:http [--quick] [--duration SECONDS] [--connections N]
+ *   pnpm bench:http [--quick] [--duration SECONDS] [--connections N] [--only TEXT,...] [--skip-batch]
+ *                  [--profile DIR]
  *
  * Sections: POST /public/v1/auth/token (token exchanges per second, target >= 2,000/s); then the V2 sections of
  * `bench-v2.ts`: GET /v2/recommendations (100 products x 30 days, 32 connections) next to a bare Fastify route
@@ -10,14 +12,13 @@
  * --quick). Add a section by pushing onto SECTIONS.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { createServerContext, issueCredentials, loadConfig, runCli } from "@pricing/server";
-import autocannon from "autocannon";
 import { batchTable, benchNightlyBatch, v2Sections } from "./bench-v2.js";
+import { loadGenerator, runLoad } from "./load-generator.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PARTNERS = 50;
@@ -47,45 +48,24 @@ export interface Section {
   run(fixture: BenchFixture, opts: { duration: number; connections: number }): Promise<SectionResult>;
 }
 
-function fire(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
 const tokenExchange: Section = {
   name: "POST /public/v1/auth/token",
   async run(fixture, opts) {
     // Round-robin over the partners' keys: deterministic, and each exchange does a real lookup, HMAC and signature.
-    let next = 0;
-    const bodies = fixture.keys.map((k) => JSON.stringify(k));
-    const options: autocannon.Options = {
+    const result = await runLoad({
       url: `${fixture.url}/public/v1/auth/token`,
       method: "POST",
       headers: { "content-type": "application/json" },
+      bodies: fixture.keys.map((k) => JSON.stringify(k)),
       connections: opts.connections,
-      requests: [
-        {
-          setupRequest: (req) => {
-            const body = bodies[next++ % bodies.length];
-            return { ...req, body };
-          },
-        },
-      ],
-    };
-    await fire({ ...options, duration: 2 }); // warm-up: JIT, SQLite page cache
-    const result = await fire({ ...options, duration: opts.duration });
-    const rps = result.requests.average;
+      seconds: opts.duration,
+      scratchDir: fixture.dataDir,
+    });
     return {
       name: this.name,
-      requests: result.requests.total,
-      rps,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      non2xx: result.non2xx,
-      errors: result.errors,
+      ...result,
       target: ">= 2000/s",
-      pass: rps >= 2000 && result.non2xx === 0 && result.errors === 0,
+      pass: result.rps >= 2000 && result.non2xx === 0 && result.errors === 0,
     };
   },
 };
@@ -118,51 +98,55 @@ async function seed(dataDir: string): Promise<BenchFixture["keys"]> {
   }
 }
 
-async function startServerProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    path.join(ROOT, "node_modules/.bin/tsx"),
-    [path.join(ROOT, "packages/server/src/cli.ts"), "serve", "--port", "0", "--json"],
-    {
-      env: {
-        // Our own settings are dropped so the server uses the secrets generated while seeding.
-        ...Object.fromEntries(
-          Object.entries(process.env).filter(
-            ([k]) => !k.startsWith("PRICING_") && !k.startsWith("PUBLIC_API_"),
-          ),
+async function startServerProcess(
+  dataDir: string,
+  profileDir: string | undefined,
+): Promise<{ child: ChildProcess; url: string }> {
+  const serve = [path.join(ROOT, "packages/server/src/cli.ts"), "serve", "--port", "0", "--json"];
+  // With a profile directory the server runs under `node --cpu-prof` (tsx as a loader), written when it stops.
+  const [command, args] = profileDir
+    ? [process.execPath, ["--cpu-prof", "--cpu-prof-dir", profileDir, "--import", "tsx", ...serve]]
+    : [path.join(ROOT, "node_modules/.bin/tsx"), serve];
+  const logFile = path.join(dataDir, "server.log");
+  const logFd = openSync(logFile, "a", 0o600);
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      // Our own settings are dropped so the server uses the secrets generated while seeding.
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([k]) => !k.startsWith("PRICING_") && !k.startsWith("PUBLIC_API_"),
         ),
-        PRICING_DATA_DIR: dataDir,
-        // The limiter still runs on every request; only its thresholds are raised above what one client sends.
-        PRICING_RATE_LIMITS: JSON.stringify({
-          tokenPerKey: { max: 1_000_000, windowMs: 60_000 },
-          tokenPerAddress: { max: 1_000_000, windowMs: 60_000 },
-          dataPerPartner: { max: 1_000_000, windowMs: 60_000 },
-        }),
-      },
-      stdio: ["ignore", "pipe", "inherit"],
+      ),
+      PRICING_DATA_DIR: dataDir,
+      // The limiter still runs on every request; only its thresholds are raised above what one client sends.
+      PRICING_RATE_LIMITS: JSON.stringify({
+        tokenPerKey: { max: 1_000_000, windowMs: 60_000 },
+        tokenPerAddress: { max: 1_000_000, windowMs: 60_000 },
+        dataPerPartner: { max: 1_000_000, windowMs: 60_000 },
+      }),
     },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server did not start in 30 s")), 30_000);
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-    lines.on("line", (line) => {
-      if (!line.includes('"url"')) return;
-      try {
-        const parsed = JSON.parse(line) as { url?: string };
-        if (parsed.url) {
-          clearTimeout(timer);
-          resolve(parsed.url);
-        }
-      } catch {
-        // the --json document spans several lines; the url line alone is enough
-        const match = /"url":\s*"([^"]+)"/.exec(line);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      }
-    });
+    // Its stdout (the URL, then one JSON log pair per request) goes to a file, as in a deployment writing logs to
+    // disk. Through a pipe, a moment's lag of the reader fills it, and pino's synchronous destination then blocks
+    // the event loop for 100 ms (sonic-boom's EAGAIN back-off): the tail would measure the reader.
+    stdio: ["ignore", logFd, "inherit"],
   });
+  const url = await new Promise<string>((resolve, reject) => {
+    const started = Date.now();
+    const onExit = (code: number | null) => reject(new Error(`server exited with ${code}`));
+    child.once("exit", onExit);
+    const poll = setInterval(() => {
+      // The --json document spans several lines; the url line alone is enough.
+      const match = /"url":\s*"([^"]+)"/.exec(readFileSync(logFile, "utf8"));
+      if (match?.[1] || Date.now() - started > 30_000) {
+        clearInterval(poll);
+        child.off("exit", onExit);
+        if (match?.[1]) resolve(match[1]);
+        else reject(new Error("server did not start in 30 s"));
+      }
+    }, 100);
+  });
+  closeSync(logFd);
   return { child, url };
 }
 
@@ -184,22 +168,36 @@ function table(results: SectionResult[]): string {
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
 }
 
-export async function benchHttp(opts: { duration: number; connections: number }): Promise<SectionResult[]> {
+export async function benchHttp(opts: {
+  duration: number;
+  connections: number;
+  /** Run only the sections whose name contains one of these comma-separated texts. */
+  only?: string;
+  /** Write a V8 CPU profile of the server process here. */
+  profileDir?: string;
+}): Promise<SectionResult[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "pricing-bench-http-"));
   let child: ChildProcess | undefined;
   try {
     const keys = await seed(dataDir);
-    const server = await startServerProcess(dataDir);
+    const server = await startServerProcess(dataDir, opts.profileDir);
     child = server.child;
     const fixture: BenchFixture = { url: server.url, dataDir, keys };
     const results: SectionResult[] = [];
-    for (const section of SECTIONS) results.push(await section.run(fixture, opts));
+    for (const section of SECTIONS) {
+      const wanted = opts.only?.split(",");
+      if (wanted && !wanted.some((w) => section.name.includes(w))) continue;
+      results.push(await section.run(fixture, opts));
+    }
     return results;
   } finally {
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child?.once("exit", resolve));
       child.kill("SIGTERM");
       await exited;
+    }
+    if (process.env.PRICING_BENCH_KEEP_LOG) {
+      copyFileSync(path.join(dataDir, "server.log"), process.env.PRICING_BENCH_KEEP_LOG);
     }
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -211,19 +209,32 @@ async function main(): Promise<void> {
       quick: { type: "boolean", default: false },
       duration: { type: "string" },
       connections: { type: "string", default: "20" },
+      only: { type: "string" },
+      "skip-batch": { type: "boolean", default: false },
+      profile: { type: "string" },
     },
   });
   const duration = Number(values.duration ?? (values.quick ? 3 : 10));
   const connections = Number(values.connections);
-  const results = await benchHttp({ duration, connections });
-  console.log(`HTTP benchmark: ${duration} s per section, ${connections} connections, ${PARTNERS} partners`);
-  console.log(table(results));
-  const batch = await benchNightlyBatch(
-    values.quick
-      ? { companies: 10, products: 100, days: 90, rlCompanies: 1 }
-      : { companies: 100, products: 100, days: 90, rlCompanies: 2 },
+  const results = await benchHttp({
+    duration,
+    connections,
+    ...(values.only === undefined ? {} : { only: values.only }),
+    ...(values.profile === undefined ? {} : { profileDir: path.resolve(values.profile) }),
+  });
+  console.log(
+    `HTTP benchmark: load generator ${loadGenerator()}, ${duration} s per section, ${connections} connections ` +
+      `(the V2 read sections: 32), ${PARTNERS} partners`,
   );
-  console.log(batchTable(batch));
+  console.log(table(results));
+  if (!values["skip-batch"]) {
+    const batch = await benchNightlyBatch(
+      values.quick
+        ? { companies: 10, products: 100, days: 90, rlCompanies: 1 }
+        : { companies: 100, products: 100, days: 90, rlCompanies: 2 },
+    );
+    console.log(batchTable(batch));
+  }
   if (results.some((r) => r.pass === false)) process.exitCode = 1;
 }
 

@@ -30,9 +30,8 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
     async verifyToken(token) {
       const verified = await deps.signer.verify(token);
-      const partner = await deps.partners.get(verified.partnerId);
       // A disabled (or deleted) partner's tokens stop working at once, not at expiry.
-      if (!partner || partner.disabled_at !== null) throw new ApiError("invalid_token");
+      if (!(await deps.partners.isEnabled(verified.partnerId))) throw new ApiError("invalid_token");
       return { partnerId: verified.partnerId, tokenId: verified.tokenId };
     },
 

@@ -2,6 +2,7 @@ import { createHash, randomUUID, webcrypto } from "node:crypto";
 import { ApiError } from "@pricing/http-adapter";
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../clock.js";
+import { createVerifiedTokenCache } from "./verified-token-cache.js";
 
 export const TOKEN_LIFETIME_SECONDS = 900;
 const ALGORITHM = "HS256";
@@ -33,6 +34,8 @@ export function createTokenSigner(options: TokenSignerOptions) {
     ["sign", "verify"],
   );
 
+  const verified = createVerifiedTokenCache<VerifiedToken>();
+
   return {
     kid,
     lifetimeSeconds: lifetime,
@@ -52,31 +55,40 @@ export function createTokenSigner(options: TokenSignerOptions) {
 
     /** Throws ApiError `token_expired` or `invalid_token`; never says more about why. */
     async verify(token: string): Promise<VerifiedToken> {
-      try {
-        const header = decodeProtectedHeader(token);
-        if (header.alg !== ALGORITHM || header.kid !== kid) throw new ApiError("invalid_token");
-        const { payload } = await jwtVerify(token, await keyPromise, {
-          algorithms: [ALGORITHM],
-          issuer: options.issuer,
-          audience: options.audience,
-          currentDate: options.clock(),
-          requiredClaims: ["sub", "iat", "exp", "jti"],
-        });
-        if (
-          typeof payload.sub !== "string" ||
-          typeof payload.jti !== "string" ||
-          typeof payload.exp !== "number"
-        ) {
-          throw new ApiError("invalid_token");
-        }
-        return { partnerId: payload.sub, tokenId: payload.jti, expiresAt: payload.exp };
-      } catch (error) {
-        if (error instanceof ApiError) throw error;
-        if (error instanceof errors.JWTExpired) throw new ApiError("token_expired");
-        throw new ApiError("invalid_token");
-      }
+      const now = Math.floor(options.clock().getTime() / 1000);
+      const known = verified.get(token, now);
+      if (known !== undefined) return known;
+      const result = await verifyInFull(token);
+      verified.set(token, result, now);
+      return result;
     },
   };
+
+  async function verifyInFull(token: string): Promise<VerifiedToken> {
+    try {
+      const header = decodeProtectedHeader(token);
+      if (header.alg !== ALGORITHM || header.kid !== kid) throw new ApiError("invalid_token");
+      const { payload } = await jwtVerify(token, await keyPromise, {
+        algorithms: [ALGORITHM],
+        issuer: options.issuer,
+        audience: options.audience,
+        currentDate: options.clock(),
+        requiredClaims: ["sub", "iat", "exp", "jti"],
+      });
+      if (
+        typeof payload.sub !== "string" ||
+        typeof payload.jti !== "string" ||
+        typeof payload.exp !== "number"
+      ) {
+        throw new ApiError("invalid_token");
+      }
+      return { partnerId: payload.sub, tokenId: payload.jti, expiresAt: payload.exp };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (error instanceof errors.JWTExpired) throw new ApiError("token_expired");
+      throw new ApiError("invalid_token");
+    }
+  }
 }
 
 export type TokenSigner = ReturnType<typeof createTokenSigner>;

@@ -1,7 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase as SqliteDialectDatabase,
+  type SqliteStatement as SqliteDialectStatement,
+  sql,
+} from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
 
@@ -40,7 +47,94 @@ export function createDatabase(options: DatabaseOptions): Db {
   file.pragma("foreign_keys = ON");
   file.pragma("busy_timeout = 5000");
   file.pragma("synchronous = NORMAL");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  // data_version moves when another process (the CLI, a second server) commits; writes made in this process, on
+  // any of its connections, are counted as they happen.
+  const dataVersion = file.prepare("pragma data_version").pluck();
+  let seen: number | undefined;
+  changeVersions.set(db, () => {
+    if (seen === undefined) {
+      seen = dataVersion.get() as number;
+      // The pragma costs a read transaction, so it is read once per turn of the event loop: a request sent after
+      // another process committed is read from its socket in a later poll phase, after this value is dropped.
+      setImmediate(() => {
+        seen = undefined;
+      }).unref();
+    }
+    return `${seen}:${processWrites}`;
+  });
+  return db;
+}
+
+const changeVersions = new WeakMap<Db, () => string>();
+
+/** Statements that may have written, on every SQLite connection of this process. */
+let processWrites = 0;
+
+/**
+ * For the embedded database: a function whose value changes whenever the data may have changed since it was last
+ * read (a commit by this process or any other), so a cache keyed on it never serves a stale row. Undefined for
+ * PostgreSQL (and for derived Kysely instances): callers then read the database every time.
+ */
+export function changeVersionOf(db: Db): (() => string) | undefined {
+  return changeVersions.get(db);
+}
+
+/** Most distinct SQL texts kept prepared; chunked inserts and `in (...)` lists vary, the hot queries do not. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SQLite driver calls `prepare()` for every query, and better-sqlite3 compiles the SQL each time: on the
+ * read path that compiling cost more than running the queries. Statements are reusable, so keep them per SQL
+ * text (least recently used out first); a statement still iterating (a streamed query) is never handed out twice.
+ * Every statement but a plain read is handed out counted, for `changeVersionOf`.
+ */
+function withStatementCache(file: SqliteDatabase.Database): SqliteDialectDatabase {
+  const statements = new Map<string, { raw: SqliteDatabase.Statement; statement: SqliteDialectStatement }>();
+  const counted = (statement: SqliteDatabase.Statement): SqliteDialectStatement => ({
+    reader: statement.reader,
+    all(parameters) {
+      try {
+        return statement.all(parameters);
+      } finally {
+        processWrites++;
+      }
+    },
+    run(parameters) {
+      try {
+        return statement.run(parameters);
+      } finally {
+        processWrites++;
+      }
+    },
+    iterate(parameters) {
+      processWrites++;
+      return statement.iterate(parameters);
+    },
+  });
+  const database: SqliteDialectDatabase = {
+    close: () => file.close(),
+    prepare(text: string) {
+      const hit = statements.get(text);
+      if (hit !== undefined && !hit.raw.busy) {
+        statements.delete(text);
+        statements.set(text, hit);
+        return hit.statement;
+      }
+      const raw = file.prepare(text);
+      // Only plain reads go uncounted: a COMMIT writes nothing itself but makes a transaction's rows visible.
+      const statement = raw.reader && raw.readonly ? raw : counted(raw);
+      if (hit === undefined) {
+        statements.set(text, { raw, statement });
+        if (statements.size > STATEMENT_CACHE_SIZE) {
+          const oldest = statements.keys().next();
+          if (!oldest.done) statements.delete(oldest.value);
+        }
+      }
+      return statement;
+    },
+  };
+  return database;
 }
 
 /** Cheap round trip for /readyz. */

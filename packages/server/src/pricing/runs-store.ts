@@ -2,6 +2,7 @@ import type { ListedRun, Recommendation, Run } from "@pricing/http-adapter";
 import type { Kysely } from "kysely";
 import { ulid } from "ulid";
 import type { Db } from "../db/database.js";
+import { createFreshReadCache } from "../db/fresh-read-cache.js";
 import type { Database, RunRow } from "../db/schema.js";
 
 export interface BatchOutcomesTable {
@@ -75,6 +76,7 @@ export function toRun(row: RunRow): Run {
  * retention of older runs, so a reader or a crash sees the whole run or none of it; runs are never updated.
  */
 export function createRunsStore(db: Db) {
+  const latest = createFreshReadCache<RunRow | undefined>(db);
   async function nightlyExists(companyId: string, asOf: string): Promise<RunRow | undefined> {
     return db
       .selectFrom("runs")
@@ -144,15 +146,18 @@ export function createRunsStore(db: Db) {
 
     /** The run `runsAgo` places behind the newest (0 = newest), or undefined. */
     async atOffset(companyId: string, runsAgo: number): Promise<RunRow | undefined> {
-      return db
-        .selectFrom("runs")
-        .selectAll()
-        .where("company_id", "=", companyId)
-        .orderBy("created_at", "desc")
-        .orderBy("run_id", "desc")
-        .offset(runsAgo)
-        .limit(1)
-        .executeTakeFirst();
+      // Every GET /v2/recommendations asks this; a new run (or any other change) empties the cache.
+      return latest.get(`${companyId}\n${runsAgo}`, () =>
+        db
+          .selectFrom("runs")
+          .selectAll()
+          .where("company_id", "=", companyId)
+          .orderBy("created_at", "desc")
+          .orderBy("run_id", "desc")
+          .offset(runsAgo)
+          .limit(1)
+          .executeTakeFirst(),
+      );
     },
 
     async list(

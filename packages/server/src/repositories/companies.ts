@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/database.js";
+import { createFreshReadCache } from "../db/fresh-read-cache.js";
 import type { CompanyRow } from "../db/schema.js";
 
 export interface NewCompany {
@@ -14,6 +15,7 @@ export interface CompanySummary extends CompanyRow {
 }
 
 export function createCompanyRepository(db: Db, clock: Clock) {
+  const mappings = createFreshReadCache<boolean>(db);
   return {
     /** Returns false when the id is taken. */
     async create(company: NewCompany): Promise<CompanyRow | undefined> {
@@ -58,14 +60,17 @@ export function createCompanyRepository(db: Db, clock: Clock) {
       return Number(result.numDeletedRows) > 0;
     },
 
+    /** Asked on every data request, so answered from a cache that any database change empties. */
     async isMapped(partnerId: string, companyId: string): Promise<boolean> {
-      const row = await db
-        .selectFrom("partner_companies")
-        .select("company_id")
-        .where("partner_id", "=", partnerId)
-        .where("company_id", "=", companyId)
-        .executeTakeFirst();
-      return row !== undefined;
+      return mappings.get(`${partnerId}\n${companyId}`, async () => {
+        const row = await db
+          .selectFrom("partner_companies")
+          .select("company_id")
+          .where("partner_id", "=", partnerId)
+          .where("company_id", "=", companyId)
+          .executeTakeFirst();
+        return row !== undefined;
+      });
     },
 
     async companiesOf(partnerId: string): Promise<string[]> {

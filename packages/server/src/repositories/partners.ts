@@ -1,6 +1,7 @@
 import { ulid } from "ulid";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/database.js";
+import { createFreshReadCache } from "../db/fresh-read-cache.js";
 import type { KeyPairRow, PartnerRow } from "../db/schema.js";
 
 export interface NewKeyPair {
@@ -27,6 +28,7 @@ export interface CredentialRow {
 }
 
 export function createPartnerRepository(db: Db, clock: Clock) {
+  const enabled = createFreshReadCache<boolean>(db);
   return {
     async create(name: string, keys: NewKeyPair): Promise<PartnerRow> {
       const now = clock().toISOString();
@@ -49,6 +51,18 @@ export function createPartnerRepository(db: Db, clock: Clock) {
 
     async get(partnerId: string): Promise<PartnerRow | undefined> {
       return db.selectFrom("partners").selectAll().where("partner_id", "=", partnerId).executeTakeFirst();
+    },
+
+    /** False for a disabled or unknown partner. Asked on every data request: cached until any database change. */
+    async isEnabled(partnerId: string): Promise<boolean> {
+      return enabled.get(partnerId, async () => {
+        const row = await db
+          .selectFrom("partners")
+          .select("disabled_at")
+          .where("partner_id", "=", partnerId)
+          .executeTakeFirst();
+        return row !== undefined && row.disabled_at === null;
+      });
     },
 
     /** Supersedes every active pair of the partner and adds the new one, atomically. */

@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueCredentials } from "../auth/credentials.js";
+import { loadConfig } from "../config.js";
+import { createServerContext, type ServerContext } from "../server-context.js";
+import { createFreshReadCache } from "./fresh-read-cache.js";
+
+describe("fresh read cache (embedded database)", () => {
+  let dir: string;
+  let server: ServerContext;
+  let cli: ServerContext;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pricing-fresh-read-"));
+    // Two connections to one file, as a serving process and the operator CLI have.
+    server = await createServerContext(loadConfig({}, { dataDir: dir }));
+    cli = await createServerContext(loadConfig({}, { dataDir: dir }));
+  });
+  afterAll(async () => {
+    await server?.db.destroy();
+    await cli?.db.destroy();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("serves repeated reads from memory and reloads after a commit by this or another connection", async () => {
+    let loads = 0;
+    const cache = createFreshReadCache<number>(server.db);
+    const read = () => cache.get("k", async () => ++loads);
+    expect([await read(), await read()]).toEqual([1, 1]);
+    await cli.companies.create({ company_id: "other-conn", name: "x", timezone: "UTC", currency: "EUR" });
+    expect([await read(), await read()]).toEqual([2, 2]);
+    await server.companies.create({ company_id: "same-conn", name: "x", timezone: "UTC", currency: "EUR" });
+    expect(await read()).toBe(3);
+  });
+
+  it("sees a disable and an unmapping made by another process on the next check", async () => {
+    const partner = await server.partners.create("p", issueCredentials(server.pepper));
+    await server.companies.create({ company_id: "co", name: "co", timezone: "UTC", currency: "EUR" });
+    await server.companies.map(partner.partner_id, "co");
+    expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(true);
+    expect(await server.partners.isEnabled(partner.partner_id)).toBe(true);
+    expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(true);
+
+    await cli.companies.unmap(partner.partner_id, "co");
+    expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(false);
+    await cli.partners.setDisabled(partner.partner_id, true);
+    expect(await server.partners.isEnabled(partner.partner_id)).toBe(false);
+    await cli.partners.setDisabled(partner.partner_id, false);
+    expect(await server.partners.isEnabled(partner.partner_id)).toBe(true);
+    expect(await server.partners.isEnabled("ptr_unknown")).toBe(false);
+  });
+});
