@@ -28,7 +28,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const ctx = await createServerContext(config, options);
   const logger = pino(
     { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
-    options.logStream ?? pino.destination(1),
+    // Asynchronous writes: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
+    options.logStream ?? pino.destination({ dest: 1, sync: false }),
   );
   ctx.logger = logger;
   const app: FastifyInstance = Fastify({
