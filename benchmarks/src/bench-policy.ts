@@ -2,19 +2,19 @@
  * Policy benchmark: every runner's exact expected margin under the true demand of known markets, against the
  * exact optimum and the LP bound.
  *
- *   pnpm bench:policy [--quick] [--scenario FILE ...] [--json FILE] [--dump-policy DIR] [--policy NAME ...]
+ *   pnpm bench:policy [--quick] [--scenario FILE ...] [--only NAME,...] [--json FILE] [--dump-policy DIR]
+ *                     [--policy NAME ...]
+ *
+ * `--only` keeps the scenarios (built-in or from files) with these names.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { builtinScenarios, type ScenarioInput, ScenarioSchema } from "@pricing/engine";
 import { baselineRunners } from "./baseline-runners.js";
 import { runScenario, type ScenarioResult } from "./policy-bench.js";
-import { dumpPolicies, renderTable, toJson } from "./policy-report.js";
+import { dumpPolicies, fmt, renderTable, toJson } from "./policy-report.js";
 import type { PolicyRunner } from "./policy-runner.js";
 import { rlRunners } from "./rl-runners.js";
-
-const fmt = (x: number, digits = 2): string =>
-  x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function loadScenarioFile(file: string): ScenarioInput[] {
   const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
@@ -37,12 +37,19 @@ async function main(): Promise<void> {
       json: { type: "string" },
       "dump-policy": { type: "string" },
       policy: { type: "string", multiple: true },
+      only: { type: "string", multiple: true },
     },
   });
   const quick = values.quick ?? false;
-  const scenarios = values.scenario?.length
+  const loaded = values.scenario?.length
     ? values.scenario.flatMap(loadScenarioFile)
     : builtinScenarios({ quick });
+  const onlyNames = values.only?.flatMap((n) => n.split(","));
+  const missing = onlyNames?.filter((n) => !loaded.some((s) => s.name === n)) ?? [];
+  if (missing.length > 0) {
+    throw new Error(`unknown scenario ${missing.join(", ")}; known: ${loaded.map((s) => s.name).join(", ")}`);
+  }
+  const scenarios = onlyNames ? loaded.filter((s) => onlyNames.includes(s.name)) : loaded;
   const all: PolicyRunner[] = [...baselineRunners, ...rlRunners];
   const only = values.policy?.flatMap((p) => p.split(","));
   const unknown = only?.filter((name) => !all.some((r) => r.name === name)) ?? [];

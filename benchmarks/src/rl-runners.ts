@@ -1,52 +1,80 @@
-import { type PricingProblem, type RlPolicy, trainingDataFromProblems, trainPolicy } from "@pricing/engine";
-import type { PolicyRunner, RunnerContext, RunnerResult } from "./policy-runner.js";
+import {
+  demandUncertaintyOf,
+  type PricingProblem,
+  type RlPolicy,
+  safePolicyImprovement,
+  trainingDataFromProblems,
+  trainPolicy,
+} from "@pricing/engine";
+import type { PolicyRunner, RunnerContext, RunnerProduct, RunnerResult } from "./policy-runner.js";
 
+/**
+ * Trains in `problems`; with `safe`, then keeps the learned policy per product only where it beats the rule under
+ * every plausible demand model of the fit (as `trainArtifact` does for a deployment), counted in the seconds.
+ */
 async function trainOn(
   context: RunnerContext,
   problems: readonly PricingProblem[],
-): Promise<{ policy: RlPolicy; result: RunnerResult }> {
+  safe: boolean,
+): Promise<RunnerResult> {
   const refs = Object.fromEntries(
     context.products.map((p) => [p.product.productId, p.product.referencePrice]),
   );
-  const policy = await trainPolicy({
+  const products = trainingDataFromProblems(problems, refs).map((data, i) => {
+    const p = context.products[i]!;
+    const fitted = context.fit.products.get(p.product.productId);
+    if (!safe) return data;
+    return {
+      ...data,
+      ruleParams: { ...p.ruleParams, weekdayIndex: [...p.ruleParams.weekdayIndex] },
+      ...(fitted === undefined ? {} : { demandUncertainty: demandUncertaintyOf(fitted) }),
+    };
+  });
+  const started = performance.now();
+  const trained = await trainPolicy({
     companyId: context.scenario.name,
-    products: trainingDataFromProblems(problems, refs),
+    products,
     // --quick keeps the whole suite under a minute; the full run uses the engine's defaults.
     config: context.quick ? { seed: context.seed, stepsPerDay: 12, finalSteps: 300 } : { seed: context.seed },
   });
-  const t = policy.data.training;
+  const t = trained.data.training;
+  const extra: Record<string, number | string> = {
+    episodes: t.episodes,
+    loss: t.finalLoss.toExponential(2),
+    backend: t.backend,
+  };
+  let policy: RlPolicy = trained;
+  if (safe) {
+    const checkStarted = performance.now();
+    const checked = safePolicyImprovement(trained, { products });
+    trained.dispose();
+    policy = checked.policy;
+    extra.kept_rl = `${checked.report.productsKeptRl}/${checked.report.products.length}`;
+    extra.check_s = ((performance.now() - checkStarted) / 1000).toFixed(2);
+  }
   return {
-    policy,
-    result: {
-      policies: new Map(problems.map((p) => [p.productId, policy.productPolicy(p.productId)])),
-      trainingSeconds: t.seconds,
-      extra: { episodes: t.episodes, loss: t.finalLoss.toExponential(2), backend: t.backend },
-    },
+    policies: new Map(problems.map((p) => [p.productId, policy.productPolicy(p.productId)])),
+    trainingSeconds: safe ? (performance.now() - started) / 1000 : t.seconds,
+    extra,
   };
 }
 
-/** The RL policy learned in the simulator built from the FITTED demand (what a deployment can do). */
-export const rlRunner: PolicyRunner = {
-  name: "rl",
-  run: async (context) =>
-    (
-      await trainOn(
-        context,
-        context.products.map((p) => p.estimate),
-      )
-    ).result,
-};
+/** The RL learner trained in the simulator of `simulator(product)`, one network for the scenario's products. */
+function rlRunnerIn(
+  name: string,
+  simulator: (p: RunnerProduct) => PricingProblem,
+  safe: boolean,
+): PolicyRunner {
+  return { name, run: (context) => trainOn(context, context.products.map(simulator), safe) };
+}
+
+/**
+ * The RL policy learned in the simulator built from the FITTED demand (what a deployment can do), kept per product
+ * only where it confidently beats the rule (safe policy improvement, as in the artifact).
+ */
+export const rlRunner = rlRunnerIn("rl", (p) => p.estimate, true);
 
 /** Diagnostic: the same learner in the TRUE simulator, isolating the learner's error from the fit's. */
-export const rlTrueRunner: PolicyRunner = {
-  name: "rl_true",
-  run: async (context) =>
-    (
-      await trainOn(
-        context,
-        context.products.map((p) => p.truth),
-      )
-    ).result,
-};
+export const rlTrueRunner = rlRunnerIn("rl_true", (p) => p.truth, false);
 
 export const rlRunners: PolicyRunner[] = [rlRunner, rlTrueRunner];

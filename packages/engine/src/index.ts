@@ -17,6 +17,8 @@ export type {
 } from "./demand/fit-demand.js";
 export { fitDemand, fittedRate } from "./demand/fit-demand.js";
 export { problemFromFit } from "./demand/problem-from-fit.js";
+export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.js";
+export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
 export { builtinScenarios } from "./market/builtin-scenarios.js";
 export { addDays, daysBetween, weekdayOf } from "./market/calendar.js";
 export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
@@ -48,7 +50,6 @@ export type { EvaluateOptions, PolicyEvaluation } from "./optimum/evaluate-polic
 export { evaluatePolicy } from "./optimum/evaluate-policy.js";
 export type { LpBound } from "./optimum/lp-bound.js";
 export { lpBound } from "./optimum/lp-bound.js";
-export { demandPmf, expectedCapped, expectedDemand } from "./optimum/sales-distribution.js";
 export type { OptimumResult } from "./optimum/solve-optimum.js";
 export { solveOptimum } from "./optimum/solve-optimum.js";
 export type { ActionSpec } from "./policy/action-space.js";
@@ -63,11 +64,25 @@ export type {
   TrainingSummary,
 } from "./policy/rl-policy.js";
 export { RlPolicy } from "./policy/rl-policy.js";
+export type {
+  PlausibleModel,
+  ProductSafety,
+  SafeImprovement,
+  SafetyDecision,
+  SafetyReport,
+} from "./policy/safe-improvement.js";
+export {
+  demandUncertaintyOf,
+  plausibleModels,
+  SAFETY_Z,
+  safePolicyImprovement,
+} from "./policy/safe-improvement.js";
 export type { TrainArtifactOptions } from "./policy/train-artifact.js";
 export { trainArtifact } from "./policy/train-artifact.js";
 export type { TrainInWorkerOptions } from "./policy/train-in-worker.js";
 export { TrainingError, trainInWorker } from "./policy/train-in-worker.js";
 export type {
+  DemandUncertainty,
   ProductSetup,
   ProductTrainingData,
   TrainingConfig,
@@ -76,7 +91,9 @@ export type {
   TrainingInputInput,
 } from "./policy/training-input.js";
 export {
+  DemandUncertaintySchema,
   ProductTrainingDataSchema,
+  RuleParamsSchema,
   TrainingConfigSchema,
   TrainingInputSchema,
   trainingDataFromProblems,

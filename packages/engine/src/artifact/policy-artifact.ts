@@ -2,6 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { initTfBackend } from "../backend/tf-backend.js";
 import { ACTION_FEATURES, featureCount, STATE_FEATURES } from "../policy/product-model.js";
 import { RlPolicy } from "../policy/rl-policy.js";
+import type { SafetyReport } from "../policy/safe-improvement.js";
+import type { RuleParams } from "../rule/rule-price.js";
 import { PolicyArtifactError } from "./artifact-error.js";
 import {
   ARTIFACT_FORMAT,
@@ -28,6 +30,10 @@ export interface SerializeOptions {
   readonly margins?: { readonly policy: number; readonly rule: number | null };
   /** Default: now. */
   readonly createdAt?: Date;
+  /** The safe-improvement check's findings, kept in the metrics. */
+  readonly safety?: SafetyReport;
+  /** Rule parameters to keep per product id (those of rule-priced products are always kept). */
+  readonly ruleParams?: ReadonlyMap<string, RuleParams>;
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -70,6 +76,7 @@ export function serializeArtifact(policy: RlPolicy, options: SerializeOptions = 
     gradientSteps: t.gradientSteps,
     finalLoss: t.finalLoss,
     estimatedMargin: t.estimatedValue,
+    ...(options.safety === undefined ? {} : { safety: options.safety }),
   };
   const manifest: PolicyManifest = {
     format: ARTIFACT_FORMAT,
@@ -87,11 +94,18 @@ export function serializeArtifact(policy: RlPolicy, options: SerializeOptions = 
     },
     actionSpec: { multipliers: [...data.actionSpec.multipliers], shutoff: data.actionSpec.shutoff },
     network: { hidden: [...data.hidden], activation: "relu", outputs: 2 + policy.network.shape.actions },
-    products: data.products.map((p, i) => ({
-      setup: p.setup,
-      referencePrice: p.referencePrice,
-      ratesTensor: `rates/${i}`,
-    })),
+    products: data.products.map((p, i) => {
+      const id = p.setup.productId;
+      const fallback = data.ruleFallbacks?.[id];
+      const rule = fallback ?? options.ruleParams?.get(id);
+      return {
+        setup: p.setup,
+        referencePrice: p.referencePrice,
+        ratesTensor: `rates/${i}`,
+        pricedBy: fallback === undefined ? ("rl" as const) : ("rule" as const),
+        ...(rule === undefined ? {} : { ruleParams: { ...rule, weekdayIndex: [...rule.weekdayIndex] } }),
+      };
+    }),
     demandModel: (data.demandModel ?? null) as PolicyManifest["demandModel"],
     training: { config: t.config, seed: t.config.seed },
     metrics,
@@ -161,6 +175,17 @@ export async function loadPolicyArtifact(artifact: {
     }
     return { setup: p.setup, referencePrice: p.referencePrice, rates };
   });
+  const ruleFallbacks: Record<string, RuleParams> = {};
+  for (const p of m.products) {
+    if (p.pricedBy !== "rule") continue;
+    if (p.ruleParams === undefined) {
+      throw new PolicyArtifactError(
+        "artifact_invalid",
+        `${p.setup.productId} is priced by the rule but has no ruleParams`,
+      );
+    }
+    ruleFallbacks[p.setup.productId] = p.ruleParams;
+  }
   // The same backend as training, so that a round trip prices identically.
   await initTfBackend();
   try {
@@ -172,6 +197,7 @@ export async function loadPolicyArtifact(artifact: {
       products,
       weights: networkWeights,
       demandModel: m.demandModel,
+      ruleFallbacks,
       training: {
         config: m.training.config,
         backend: m.backend,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ProductSetupSchema, TrainingConfigSchema } from "../policy/training-input.js";
+import { ProductSetupSchema, RuleParamsSchema, TrainingConfigSchema } from "../policy/training-input.js";
 
 export const ARTIFACT_FORMAT = "pricing-rl-policy";
 export const ARTIFACT_FORMAT_VERSION = 1;
@@ -12,6 +12,27 @@ export const TensorEntrySchema = z.strictObject({
   length: z.number().int().nonnegative(),
 });
 export type TensorEntry = z.infer<typeof TensorEntrySchema>;
+
+/** Per product, what the safe-improvement check found (see `policy/safe-improvement.ts`). */
+export const ProductSafetySchema = z.strictObject({
+  productId: z.string().min(1),
+  decision: z.enum(["rl", "rule", "rl_no_rule"]),
+  models: z.number().int().positive(),
+  rlMargin: z.number(),
+  ruleMargin: z.number().nullable(),
+  rlWorstMargin: z.number(),
+  ruleWorstMargin: z.number().nullable(),
+  worstCaseGain: z.number().nullable(),
+  worstCaseElasticity: z.number().nullable(),
+});
+
+export const SafetyReportSchema = z.strictObject({
+  /** Width of the plausible-model band in standard errors. */
+  z: z.number().nonnegative(),
+  productsKeptRl: z.number().int().nonnegative(),
+  productsOnRule: z.number().int().nonnegative(),
+  products: z.array(ProductSafetySchema),
+});
 
 export const PolicyMetricsSchema = z.strictObject({
   /** Exact expected margin (currency) over the horizon under the fitted model; null when not evaluated. */
@@ -26,6 +47,8 @@ export const PolicyMetricsSchema = z.strictObject({
   finalLoss: z.number(),
   /** The network's own estimate of the expected margin, summed over products. */
   estimatedMargin: z.number(),
+  /** Safe improvement over the rule: worst-case margins and the decision per product; absent when not checked. */
+  safety: SafetyReportSchema.optional(),
 });
 export type PolicyMetrics = z.infer<typeof PolicyMetricsSchema>;
 
@@ -64,6 +87,9 @@ export const PolicyManifestSchema = z.strictObject({
         referencePrice: z.number().positive(),
         /** Name of the tensor with this product's demand rates (units/day), [horizon, prices]. */
         ratesTensor: z.string(),
+        /** "rule": the network is not trusted for this product and inference prices it by `ruleParams`. */
+        pricedBy: z.enum(["rl", "rule"]).default("rl"),
+        ruleParams: RuleParamsSchema.optional(),
       }),
     )
     .min(1),

@@ -1,7 +1,7 @@
+import { demandPmf, expectedCapped } from "../demand/sales-distribution.js";
 import { allowedRange } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import { evaluatePolicy } from "./evaluate-policy.js";
-import { demandPmf, expectedCapped } from "./sales-distribution.js";
 
 export interface BestConstantResult {
   /** Grid index of the best single price. */

@@ -1,6 +1,6 @@
+import { type DemandPmf, demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import { allowedRange, nearestAllowedIndex } from "../problem/action-range.js";
 import { type PricingProblem, type ProductPolicy, SHUTOFF } from "../problem/pricing-problem.js";
-import { demandPmf, expectedDemand } from "./sales-distribution.js";
 
 export interface PolicyEvaluation {
   /** Exact expected margin over the horizon (currency units), no Monte Carlo. */
@@ -48,7 +48,7 @@ export function evaluatePolicy(
   let units = 0;
   let revenue = 0;
   let violations = 0;
-  const pmfCache = new Map<number, Float64Array>();
+  const pmfCache = new Map<number, DemandPmf>();
 
   for (let t = 0; t < T; t++) {
     nextProb.fill(0);
@@ -83,11 +83,12 @@ export function evaluatePolicy(
           pmf = demandPmf(problem.distribution, rate);
           pmfCache.set(action, pmf);
         }
+        const { first, probs } = pmf;
         let below = 0;
         let sold = 0;
-        const kTop = Math.min(s - 1, pmf.length - 1);
-        for (let k = 0; k <= kTop; k++) {
-          const pk = pmf[k]!;
+        const kTop = Math.min(s - 1, first + probs.length - 1);
+        for (let k = first; k <= kTop; k++) {
+          const pk = probs[k - first]!;
           below += pk;
           sold += pk * k;
           nextProb[(s - k) * P + slot(action)]! += mass * pk;

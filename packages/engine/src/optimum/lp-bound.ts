@@ -1,5 +1,5 @@
+import { expectedDemand } from "../demand/sales-distribution.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
-import { expectedDemand } from "./sales-distribution.js";
 
 export interface LpBound {
   /** Upper bound on the expected margin of any policy (fluid relaxation), currency units. */

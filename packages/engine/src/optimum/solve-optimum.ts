@@ -1,6 +1,6 @@
+import { demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import { allowedRange } from "../problem/action-range.js";
 import { type PricingProblem, type ProductPolicy, SHUTOFF } from "../problem/pricing-problem.js";
-import { demandPmf, expectedDemand } from "./sales-distribution.js";
 
 export interface OptimumResult {
   /** Exact optimal expected margin over the horizon, currency units. */
@@ -60,8 +60,8 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
         q[a] = expectedDemand(problem.distribution, rate) * margin + next[nextPrev]!;
         continue;
       }
-      const pmf = demandPmf(problem.distribution, rate);
-      const K = pmf.length - 1;
+      const { first, probs } = demandPmf(problem.distribution, rate);
+      const K = first + probs.length - 1;
       const base = a * (S + 1);
       // cdfBelow = P(D < s) and meanBelow = E[D; D < s], kept incrementally so the inner loop is one product.
       let cdfBelow = 0;
@@ -69,13 +69,13 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
       for (let s = 0; s <= cap; s++) {
         let future = 0;
         const kTop = Math.min(s - 1, K);
-        for (let k = 0; k <= kTop; k++) future += pmf[k]! * next[(s - k) * P + nextPrev]!;
+        for (let k = first; k <= kTop; k++) future += probs[k - first]! * next[(s - k) * P + nextPrev]!;
         // All demand of s units or more sells out the stock.
         const tail = Math.max(0, 1 - cdfBelow);
         q[base + s] = margin * meanBelow + future + tail * (s * margin + next[nextPrev]!);
-        if (s <= K) {
-          cdfBelow += pmf[s]!;
-          meanBelow += s * pmf[s]!;
+        if (s >= first && s <= K) {
+          cdfBelow += probs[s - first]!;
+          meanBelow += s * probs[s - first]!;
         }
       }
       for (let s = cap + 1; s <= S; s++) q[base + s] = q[base + cap]!;

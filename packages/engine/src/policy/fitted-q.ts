@@ -1,10 +1,10 @@
 import seedrandom from "seedrandom";
 import { initTfBackend, tf } from "../backend/tf-backend.js";
+import { type DemandPmf, demandPmf, expectedCapped } from "../demand/sales-distribution.js";
 import { actionCount, buildActionSpec, referencePriceOf } from "./action-space.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RlPolicy } from "./rl-policy.js";
-import { type DemandPmf, demandPmf } from "./sales-distribution.js";
 import {
   type TrainingInput,
   type TrainingInputInput,
@@ -160,7 +160,7 @@ export async function trainPolicy(
       const m = models[i]!;
       const stocks = paths[i]![day]!;
       const pmfs: DemandPmf[] = [];
-      for (let k = 0; k < a; k++) pmfs.push(demandPmf(m.rateOf(day, k), m.setup.distribution));
+      for (let k = 0; k < a; k++) pmfs.push(demandPmf(m.setup.distribution, m.rateOf(day, k)));
       stocks.forEach((stock) => {
         const row = buffer.rows++;
         m.writeFeatures(day, stock, buffer.x, row * f);
@@ -442,10 +442,7 @@ function actionValues(
     const pmf = pmfs[k]!;
     let value = 0;
     if (!finite) {
-      let mean = 0;
-      pmf.probs.forEach((p, j) => {
-        mean += p * (pmf.first + j);
-      });
+      const mean = expectedCapped(pmf, stock);
       value = (price === null ? 0 : margin * mean) + (table === null ? 0 : table[0]!);
     } else if (price === null) {
       value = table === null ? 0 : table[stock]!;

@@ -1,3 +1,4 @@
+import { approxExpectedSales } from "../demand/sales-distribution.js";
 import {
   type ActionSpec,
   actionCount,
@@ -5,7 +6,6 @@ import {
   productActions,
   referencePriceOf,
 } from "./action-space.js";
-import { expectedCappedSales } from "./sales-distribution.js";
 import type { ProductSetup } from "./training-input.js";
 
 /** Inputs per state besides the two per-action blocks. */
@@ -316,7 +316,7 @@ export class ProductModel {
     for (let k = 0; k < a; k++) {
       const price = this.priceOf(k);
       const sold =
-        price === null ? 0 : expectedCappedSales(this.rateOf(t, k), this.setup.distribution, stock);
+        price === null ? 0 : approxExpectedSales(this.setup.distribution, this.rateOf(t, k), stock);
       const margin =
         price === null ? 0 : ((price - this.setup.unitCost) * sold) / (this.referencePrice * scale);
       const relative = Math.min(sold / scale, MAX_RELATIVE_RATE);

@@ -1,9 +1,11 @@
+import { expectedSales } from "../demand/sales-distribution.js";
 import type { ProductPolicy } from "../problem/pricing-problem.js";
 import { SHUTOFF } from "../problem/pricing-problem.js";
+import type { RuleParams } from "../rule/rule-price.js";
 import { type ActionSpec, actionCount } from "./action-space.js";
 import { FLUID_VALUE_FEATURE, ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
-import { demandPmf, expectedSales } from "./sales-distribution.js";
+import { RuleFallback } from "./rule-fallback.js";
 import type { ProductSetup, TrainingConfig } from "./training-input.js";
 
 /** How a policy was trained, kept in its artifact. */
@@ -33,6 +35,11 @@ export interface RlPolicyData {
   readonly demandModel?: unknown;
   /** Set when the policy was loaded from an artifact. */
   readonly modelId?: string;
+  /**
+   * Products priced by the rule instead of the network, by product id (the safety check found no confident
+   * improvement over the rule for them; see `safe-improvement.ts`).
+   */
+  readonly ruleFallbacks?: Readonly<Record<string, RuleParams>>;
 }
 
 /** A company's state on `today`: stock left (null = unlimited) and the price charged last, per product. */
@@ -68,12 +75,6 @@ export interface StateBatch {
 const DAY_MS = 86_400_000;
 const EVALUATE_CHUNK = 1024;
 
-/** E[min(D, stock)] in units; the full distribution is only needed when stock could run out today. */
-function expectedUnits(rate: number, distribution: "poisson" | "bernoulli", stock: number): number {
-  const mean = distribution === "bernoulli" ? Math.min(rate, 1) : rate;
-  if (stock >= mean + 12 * Math.sqrt(mean) + 12) return mean;
-  return expectedSales(demandPmf(rate, distribution), stock);
-}
 function dayIndex(startDate: string, date: string): number {
   const a = Date.parse(`${startDate}T00:00:00Z`);
   const b = Date.parse(`${date}T00:00:00Z`);
@@ -98,12 +99,24 @@ export class RlPolicy {
   private readonly embedding: Float32Array;
   private readonly embeddingStart: number[];
   private readonly dates: string[];
+  /** Per product index: the rule it falls back to, or undefined when the network prices it. */
+  private readonly fallbacks: (RuleFallback | undefined)[];
 
   private constructor(data: RlPolicyData) {
     this.data = data;
     this.products = data.products.map(
       (p) => new ProductModel(data.actionSpec, p.setup, p.rates, p.referencePrice),
     );
+    const ruled = data.ruleFallbacks ?? {};
+    for (const id of Object.keys(ruled)) {
+      if (!data.products.some((p) => p.setup.productId === id)) {
+        throw new RangeError(`rule fallback for unknown product ${id}`);
+      }
+    }
+    this.fallbacks = data.products.map((p) => {
+      const params = ruled[p.setup.productId];
+      return params === undefined ? undefined : new RuleFallback(p.setup, p.rates, params);
+    });
     const first = this.products[0]!;
     this.network = QNetwork.fromArrays(
       {
@@ -134,6 +147,16 @@ export class RlPolicy {
 
   static create(data: RlPolicyData): RlPolicy {
     return new RlPolicy(data);
+  }
+
+  /** The same policy with these products priced by the rule (a new instance: dispose both). */
+  withRuleFallbacks(fallbacks: Readonly<Record<string, RuleParams>>): RlPolicy {
+    return new RlPolicy({ ...this.data, ruleFallbacks: fallbacks });
+  }
+
+  /** Whether the product is priced by the rule fallback rather than the network. */
+  usesRule(productId: string): boolean {
+    return this.fallbacks[this.productIndex(productId)] !== undefined;
   }
 
   get companyId(): string {
@@ -256,6 +279,11 @@ export class RlPolicy {
     for (let r = 0; r < result.length; r++) {
       const model = this.products[batch.product[r]!]!;
       const prev = batch.prevPrice[r]!;
+      const rule = this.fallbacks[batch.product[r]!];
+      if (rule !== undefined) {
+        result[r] = rule.index(batch.day[r]!, batch.stock[r]!, Number.isNaN(prev) ? null : prev);
+        continue;
+      }
       const action = this.greedy(model, out, r, Number.isNaN(prev) ? model.setup.initialPrice : prev);
       result[r] = model.actions.priceIndex[action]!;
     }
@@ -268,6 +296,8 @@ export class RlPolicy {
    */
   productPolicy(productId: string): ProductPolicy {
     const i = this.productIndex(productId);
+    const rule = this.fallbacks[i];
+    if (rule !== undefined) return rule.policy;
     const model = this.products[i]!;
     const setup = model.setup;
     const finite = setup.stock !== null;
@@ -334,17 +364,23 @@ export class RlPolicy {
       active.forEach((k, r) => {
         const model = this.products[rows[k]!.index]!;
         const fallback = t === 0 ? model.setup.initialPrice : null;
-        const action = this.greedy(model, out, r, prev[k] ?? fallback);
-        const price = model.priceOf(action);
         const s = stock[k]!;
-        const units =
-          price === null ? 0 : expectedUnits(model.rateOf(t, action), model.setup.distribution, s);
+        const rule = this.fallbacks[rows[k]!.index];
+        let priceIndex: number;
+        if (rule !== undefined) {
+          priceIndex = rule.index(t, s, prev[k] ?? fallback);
+        } else {
+          priceIndex = model.actions.priceIndex[this.greedy(model, out, r, prev[k] ?? fallback)]!;
+        }
+        const price = priceIndex < 0 ? null : model.setup.prices[priceIndex]!;
+        const rate = priceIndex < 0 ? 0 : model.rates[t * model.setup.prices.length + priceIndex]!;
+        const units = price === null ? 0 : expectedSales(model.setup.distribution, rate, s);
         if (t >= from) {
           plan.push({
             productId: model.setup.productId,
             date: this.dates[t]!,
             price,
-            priceIndex: model.actions.priceIndex[action]!,
+            priceIndex,
             stockBefore: s,
             expectedUnits: units,
             expectedRevenue: price === null ? 0 : units * price,

@@ -1,7 +1,7 @@
 import { type PolicyArtifact, serializeArtifact } from "../artifact/policy-artifact.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import { type TrainOptions, trainPolicy } from "./fitted-q.js";
-import { marginsUnderModel } from "./policy-metrics.js";
+import { safePolicyImprovement } from "./safe-improvement.js";
 import { type TrainingInputInput, TrainingInputSchema } from "./training-input.js";
 
 export interface TrainArtifactOptions extends TrainOptions {
@@ -9,24 +9,30 @@ export interface TrainArtifactOptions extends TrainOptions {
 }
 
 /**
- * Trains a policy, measures it against the rule exactly under the fitted model, and returns it as an artifact
- * (what the worker thread sends back). The policy's tensors are released before returning.
+ * Trains a policy, keeps it per product only where its worst-case margin over the fit's plausible demand
+ * models beats the rule's (`safePolicyImprovement`; elsewhere the artifact prices by the rule), measures it
+ * against the rule exactly under the fitted model, and returns it as an artifact (what the worker thread sends
+ * back). The policies' tensors are released before returning.
  */
 export async function trainArtifact(
   rawInput: TrainingInputInput,
   options: TrainArtifactOptions = {},
 ): Promise<PolicyArtifact> {
   const input = TrainingInputSchema.parse(rawInput);
-  const policy = await trainPolicy(input, options);
+  const trained = await trainPolicy(input, options);
+  let safe: ReturnType<typeof safePolicyImprovement> | undefined;
   try {
+    safe = safePolicyImprovement(trained, input);
     const rules = new Map<string, RuleParams>();
     for (const p of input.products) if (p.ruleParams) rules.set(p.setup.productId, p.ruleParams);
-    const margins = marginsUnderModel(policy, rules);
-    return serializeArtifact(policy, {
-      margins,
+    return serializeArtifact(safe.policy, {
+      margins: safe.margins,
+      safety: safe.report,
+      ruleParams: rules,
       ...(options.modelId === undefined ? {} : { modelId: options.modelId }),
     });
   } finally {
-    policy.dispose();
+    safe?.policy.dispose();
+    trained.dispose();
   }
 }

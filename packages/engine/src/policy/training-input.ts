@@ -20,6 +20,28 @@ export const ProductSetupSchema = z.strictObject({
 });
 export type ProductSetup = z.infer<typeof ProductSetupSchema>;
 
+export const RuleParamsSchema = z.strictObject({
+  basePrice: z.number().positive(),
+  weekdayIndex: z.array(z.number()).length(7),
+  dailyUnits: z.number().nullable(),
+  weekdayExponent: z.number().optional(),
+  pacingExponent: z.number().optional(),
+  maxPacing: z.number().optional(),
+});
+
+/**
+ * The fit's own uncertainty about a constant-elasticity demand model (rate ~ (price / referencePrice) ^ -elasticity):
+ * the estimate and standard errors the `rates` table was built from. Mirrors `FittedProduct`.
+ */
+export const DemandUncertaintySchema = z.strictObject({
+  referencePrice: z.number().positive(),
+  elasticity: z.number().nonnegative(),
+  elasticitySe: z.number().nonnegative(),
+  /** Standard error of log(base rate). */
+  logRateSe: z.number().nonnegative(),
+});
+export type DemandUncertainty = z.infer<typeof DemandUncertaintySchema>;
+
 /**
  * One product of the simulator the policy learns in: its setup and the demand rate (units per day) of the fitted
  * (or, for diagnostics, true) model at every horizon day and grid price, row-major by day.
@@ -29,17 +51,13 @@ export const ProductTrainingDataSchema = z.strictObject({
   /** Base price the action multipliers are relative to; default sqrt(minPrice * maxPrice). */
   referencePrice: z.number().positive().optional(),
   rates: z.array(z.number().nonnegative()),
-  /** The rule fallback's parameters, so the artifact's metrics can compare the policy with the rule. */
-  ruleParams: z
-    .strictObject({
-      basePrice: z.number().positive(),
-      weekdayIndex: z.array(z.number()).length(7),
-      dailyUnits: z.number().nullable(),
-      weekdayExponent: z.number().optional(),
-      pacingExponent: z.number().optional(),
-      maxPacing: z.number().optional(),
-    })
-    .optional(),
+  /**
+   * The rule fallback's parameters: the artifact's metrics compare the policy with the rule, and a product whose
+   * policy does not beat the rule with high confidence is priced by the rule (see `safe-improvement.ts`).
+   */
+  ruleParams: RuleParamsSchema.optional(),
+  /** How uncertain the fitted demand behind `rates` is; without it the safety check uses the fitted model alone. */
+  demandUncertainty: DemandUncertaintySchema.optional(),
 });
 export type ProductTrainingData = z.infer<typeof ProductTrainingDataSchema>;
 

@@ -4,21 +4,7 @@ import type { PricingProblem } from "./pricing-problem.js";
  * Everything about a product's selling problem except its demand: combined with a demand-rate function (true or
  * fitted) it becomes a `PricingProblem`. Prices in currency units.
  */
-export interface ProblemSetup {
-  readonly productId: string;
-  readonly startDate: string;
-  readonly horizon: number;
-  /** Ascending grid prices, all inside the guardrails. */
-  readonly prices: readonly number[];
-  readonly minPrice: number;
-  readonly maxPrice: number;
-  readonly shutoff: boolean;
-  readonly unitCost: number;
-  readonly stock: number | null;
-  readonly maxDailyChange: number | null;
-  readonly initialPrice: number | null;
-  readonly distribution: "poisson" | "bernoulli";
-}
+export type ProblemSetup = Omit<PricingProblem, "rate">;
 
 /** Tolerance on the max-daily-change check, so that a 10 % step on cents-rounded prices is allowed. */
 export const CHANGE_TOLERANCE = 1e-9;

@@ -1,4 +1,5 @@
 import {
+  demandUncertaintyOf,
   type FittedDemand,
   type FittedProduct,
   problemFromFit,
@@ -55,8 +56,11 @@ export function buildTrainingInput(snapshot: CompanySnapshot, settings: PricingS
   const refs = Object.fromEntries(fitted.map((p) => [p.row.product_id, p.row.base_price]));
   const products = trainingDataFromProblems(problems, refs).map((data, i) => {
     const rule = fitted[i]!.ruleParams;
+    const fittedProduct = fit.products.get(data.setup.productId);
     return {
       ...data,
+      // The safety check keeps the learned policy only where it beats the rule across the fit's uncertainty.
+      ...(fittedProduct ? { demandUncertainty: demandUncertaintyOf(fittedProduct) } : {}),
       ruleParams: {
         basePrice: rule.basePrice,
         weekdayIndex: [...rule.weekdayIndex],

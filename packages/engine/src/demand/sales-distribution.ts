@@ -1,12 +1,14 @@
 /**
- * Daily sales distributions of the simulator, as exact probability vectors (no sampling noise in the Bellman
- * targets). Units ~ Poisson(rate) or, for "bernoulli", one unit with probability min(rate, 1); both are then
- * capped by the stock left.
+ * One day's demand and sales, as exact probability vectors: the DP and the policy evaluator (optimum/) and the RL
+ * simulator's Bellman targets (policy/) all read them, so none of them carries sampling noise. Demand D ~
+ * Poisson(rate) or, for "bernoulli", one unit with probability min(rate, 1); units sold = min(D, stock).
  */
+export type DemandDistribution = "poisson" | "bernoulli";
+
 export interface DemandPmf {
   /** Smallest demand with non-negligible probability. */
   readonly first: number;
-  /** probs[k] = P(D = first + k). */
+  /** probs[k] = P(D = first + k); the mass outside [first, first + probs.length) is negligible (about 1e-15). */
   readonly probs: Float64Array;
 }
 
@@ -21,12 +23,14 @@ function logFactorial(k: number): number {
   return logFactorials[k]!;
 }
 
-export function demandPmf(rate: number, distribution: "poisson" | "bernoulli"): DemandPmf {
+const NO_DEMAND: DemandPmf = { first: 0, probs: Float64Array.of(1) };
+
+export function demandPmf(distribution: DemandDistribution, rate: number): DemandPmf {
+  if (!(rate > 0)) return NO_DEMAND;
   if (distribution === "bernoulli") {
-    const q = Math.min(Math.max(rate, 0), 1);
-    return { first: 0, probs: Float64Array.from([1 - q, q]) };
+    const q = Math.min(rate, 1);
+    return { first: 0, probs: Float64Array.of(1 - q, q) };
   }
-  if (!(rate > 0)) return { first: 0, probs: Float64Array.from([1]) };
   const spread = TAIL_SIGMAS * Math.sqrt(rate) + 6;
   const first = Math.max(0, Math.floor(rate - spread));
   const last = Math.ceil(rate + spread);
@@ -36,27 +40,41 @@ export function demandPmf(rate: number, distribution: "poisson" | "bernoulli"): 
   return { first, probs };
 }
 
-/** E[min(D, stock)] in units. */
-export function expectedSales(pmf: DemandPmf, stock: number): number {
-  if (stock === Number.POSITIVE_INFINITY) {
-    let mean = 0;
-    pmf.probs.forEach((p, k) => {
-      mean += p * (pmf.first + k);
-    });
-    return mean;
-  }
-  let mean = 0;
-  let below = 0;
-  for (let k = 0; k < pmf.probs.length; k++) {
-    const d = pmf.first + k;
-    if (d >= stock) break;
-    mean += pmf.probs[k]! * d;
-    below += pmf.probs[k]!;
-  }
-  return mean + Math.max(0, 1 - below) * stock;
+/** E[D], uncapped: the rate for Poisson, min(rate, 1) for Bernoulli. */
+export function expectedDemand(distribution: DemandDistribution, rate: number): number {
+  return distribution === "bernoulli" ? Math.min(Math.max(rate, 0), 1) : Math.max(rate, 0);
 }
 
-/** Poisson rates above this use the normal approximation in `expectedCappedSales`. */
+/** E[min(D, cap)] in units for D with the given pmf; `cap` may be fractional or Infinity. */
+export function expectedCapped(pmf: DemandPmf, cap: number): number {
+  const { first, probs } = pmf;
+  let mean = 0;
+  if (cap === Number.POSITIVE_INFINITY) {
+    for (let k = 0; k < probs.length; k++) mean += probs[k]! * (first + k);
+    return mean;
+  }
+  let below = 0;
+  for (let k = 0; k < probs.length; k++) {
+    const d = first + k;
+    if (d >= cap) break;
+    mean += probs[k]! * d;
+    below += probs[k]!;
+  }
+  // Demand of `cap` units or more (and the negligible mass outside the pmf) sells out.
+  return mean + Math.max(0, 1 - below) * cap;
+}
+
+/**
+ * E[min(D, stock)] in units, exactly; the distribution is only built when the stock could run out today, which
+ * keeps this cheap enough for planning a date range.
+ */
+export function expectedSales(distribution: DemandDistribution, rate: number, stock: number): number {
+  const mean = distribution === "bernoulli" ? Math.min(rate, 1) : rate;
+  if (stock >= mean + 12 * Math.sqrt(mean) + 12) return mean;
+  return expectedCapped(demandPmf(distribution, rate), stock);
+}
+
+/** Poisson rates above this use the normal approximation in `approxExpectedSales`. */
 const NORMAL_ABOVE = 100;
 
 /** erf by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7). */
@@ -72,13 +90,9 @@ function erf(x: number): number {
 /**
  * E[min(D, stock)] in units without building the distribution: a short recursion for small Poisson rates, the
  * normal approximation (with continuity correction) for large ones, where the loop would be long. Fast enough
- * for the inference hot path; `expectedSales` is the exact version.
+ * for the RL network's per-state inputs; `expectedSales` is the exact version.
  */
-export function expectedCappedSales(
-  rate: number,
-  distribution: "poisson" | "bernoulli",
-  stock: number,
-): number {
+export function approxExpectedSales(distribution: DemandDistribution, rate: number, stock: number): number {
   if (!(rate > 0) || !(stock > 0)) return 0;
   if (distribution === "bernoulli") return Math.min(rate, 1) * Math.min(stock, 1);
   if (stock >= rate + 8 * Math.sqrt(rate) + 8) return rate;
