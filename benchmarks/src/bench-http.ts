@@ -18,7 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createServerContext, issueCredentials, loadConfig, runCli } from "@pricing/server";
 import { batchTable, benchNightlyBatch, v2Sections } from "./bench-v2.js";
-import { loadGenerator, runLoad } from "./load-generator.js";
+import { type LoadResult, loadGenerator, runLoad } from "./load-generator.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PARTNERS = 50;
@@ -31,14 +31,8 @@ export interface BenchFixture {
   keys: { access_key: string; secret_key: string }[];
 }
 
-export interface SectionResult {
+export interface SectionResult extends LoadResult {
   name: string;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
   target: string;
   pass: boolean | null;
 }
