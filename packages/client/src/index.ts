@@ -1,1 +1,27 @@
-export {};
+export { DEFAULT_TIMEOUTS_MS, type OperationName } from "./deadline.js";
+export { ApiError, type ApiErrorCode, isApiError, NetworkError, TimeoutError } from "./errors.js";
+export type { components, paths } from "./openapi.gen.js";
+export {
+  type CallOptions,
+  type FetchLike,
+  PricingClient,
+  type PricingClientOptions,
+  type RateLimitRetryOptions,
+} from "./pricing-client.js";
+export type {
+  ComputeRequest,
+  ComputeResponse,
+  GetModelQuery,
+  GetRecommendationsQuery,
+  ListedRun,
+  ListRunsQuery,
+  ListRunsResponse,
+  ModelReport,
+  PromoteRequest,
+  Recommendation,
+  RecommendationsResponse,
+  Run,
+  TokenResponse,
+  TrainRequest,
+  TrainResponse,
+} from "./types.js";

@@ -1,0 +1,1283 @@
+// Generated from the server's OpenAPI document by `pnpm --filter @pricing/client gen:types`. Do not edit.
+// A test (codegen/generate-types.test.ts) fails when this file and the served document disagree.
+
+export interface paths {
+    "/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange keys for a token
+         * @description Exchanges the partner's long-lived key pair for a bearer JWT valid 900 seconds. Unknown key, wrong secret, superseded key and disabled partner all give the same 401 invalid_credentials. Limited per access key and per client address.
+         */
+        post: operations["exchangeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/recommendations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read persisted RL recommendations
+         * @description Recommendations of the persisted run selected by runs_ago (0 = latest), sorted by date then product_id and limited to [start_date, end_date].
+         */
+        get: operations["getRecommendations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List persisted RL runs
+         * @description Run metadata newest first, each with the runs_ago offset that reads it.
+         */
+        get: operations["listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/recommendations/compute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute RL recommendations on demand
+         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting.
+         */
+        post: operations["computeRecommendations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/model/train": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Train a fresh RL policy artifact
+         * @description Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved.
+         */
+        post: operations["trainModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/model/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote a trained artifact to the approved slot
+         * @description model_id must equal the current latest artifact id (read it from GET /v2/model), else 409.
+         */
+        post: operations["promoteModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inspect the active V2 policy
+         * @description Reports the source backing RL inference for the company and both slots.
+         */
+        get: operations["getModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @example {
+         *       "access_key": "ak_3b9f0c1d2e4a5b6c7d8e9f0a",
+         *       "secret_key": "sk_<SECRET_KEY>"
+         *     }
+         */
+        TokenRequestInput: {
+            /** @description Access key issued to the partner. */
+            access_key: string;
+            /** @description Secret key issued to the partner; send it nowhere else. */
+            secret_key: string;
+        };
+        /**
+         * @description Envelope of every 4xx and 5xx response.
+         * @example {
+         *       "error": {
+         *         "code": "company_not_found",
+         *         "message": "Company not found.",
+         *         "request_id": "3f1c8a52-7d0e-4b8e-9a55-0c2f4b8f6e21"
+         *       }
+         *     }
+         */
+        ErrorEnvelope: {
+            error: {
+                /**
+                 * @description Machine-readable error code.
+                 * @enum {string}
+                 */
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "model_id_stale" | "training_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "rate_limited" | "internal_error" | "unavailable";
+                /** @description Human-readable text; never contains secrets or internals. */
+                message: string;
+                /**
+                 * Format: uuid
+                 * @description Identifier of this request, also sent as the x-request-id header.
+                 */
+                request_id: string;
+            };
+        };
+        /**
+         * @example {
+         *       "access_token": "eyJhbGciOiJIUzI1NiIsImtpZCI6Ii4uLiJ9.e30.sig",
+         *       "token_type": "Bearer",
+         *       "expires_in": 900
+         *     }
+         */
+        Token: {
+            /** @description JWT to send as `Authorization: Bearer <token>`. */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description Lifetime in seconds (900). */
+            expires_in: number;
+        };
+        /**
+         * @example {
+         *       "product_id": "sku-1",
+         *       "date": "2026-11-22",
+         *       "price": 19.49,
+         *       "currency": "EUR",
+         *       "base_price": 19.99,
+         *       "rule_price": 18.99,
+         *       "expected_units": 12.4,
+         *       "expected_revenue": 241.68,
+         *       "source": "approved",
+         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+         *     }
+         */
+        Recommendation: {
+            product_id: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            date: string;
+            /** @description Recommended price in `currency`, rounded to its minor unit. */
+            price: number;
+            /** @example EUR */
+            currency: string;
+            base_price: number;
+            /** @description What the rule-based fallback would charge. */
+            rule_price: number;
+            expected_units: number;
+            expected_revenue: number;
+            /**
+             * @description What backs inference.
+             * @enum {string}
+             */
+            source: "approved" | "latest" | "rule";
+            model_id: string | null;
+        };
+        /**
+         * @example {
+         *       "run_id": "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "company_id": "acme-eu",
+         *       "kind": "nightly",
+         *       "as_of": "2026-11-21",
+         *       "created_at": "2026-11-21T02:00:03.120Z",
+         *       "source": "approved",
+         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "start_date": "2026-11-22",
+         *       "end_date": "2026-12-05",
+         *       "products": 12,
+         *       "recommendation_count": 168
+         *     }
+         */
+        Run: {
+            run_id: string;
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /** @enum {string} */
+            kind: "nightly" | "on_demand";
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            as_of: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description What backs inference.
+             * @enum {string}
+             */
+            source: "approved" | "latest" | "rule";
+            model_id: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            end_date: string;
+            products: number;
+            recommendation_count: number;
+        };
+        /**
+         * @example {
+         *       "company_id": "acme-eu",
+         *       "run": {
+         *         "run_id": "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *         "company_id": "acme-eu",
+         *         "kind": "nightly",
+         *         "as_of": "2026-11-21",
+         *         "created_at": "2026-11-21T02:00:03.120Z",
+         *         "source": "approved",
+         *         "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *         "start_date": "2026-11-22",
+         *         "end_date": "2026-12-05",
+         *         "products": 12,
+         *         "recommendation_count": 168
+         *       },
+         *       "recommendations": [
+         *         {
+         *           "product_id": "sku-1",
+         *           "date": "2026-11-22",
+         *           "price": 19.49,
+         *           "currency": "EUR",
+         *           "base_price": 19.99,
+         *           "rule_price": 18.99,
+         *           "expected_units": 12.4,
+         *           "expected_revenue": 241.68,
+         *           "source": "approved",
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+         *         }
+         *       ]
+         *     }
+         */
+        RecommendationsResponse: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            run: components["schemas"]["Run"];
+            recommendations: components["schemas"]["Recommendation"][];
+        };
+        /**
+         * @example {
+         *       "company_id": "acme-eu",
+         *       "persisted": false,
+         *       "run": null,
+         *       "source": "approved",
+         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "recommendations": [
+         *         {
+         *           "product_id": "sku-1",
+         *           "date": "2026-11-22",
+         *           "price": 19.49,
+         *           "currency": "EUR",
+         *           "base_price": 19.99,
+         *           "rule_price": 18.99,
+         *           "expected_units": 12.4,
+         *           "expected_revenue": 241.68,
+         *           "source": "approved",
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+         *         }
+         *       ]
+         *     }
+         */
+        ComputeResponse: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            persisted: boolean;
+            /** @description The persisted run; null on a dry run. */
+            run: components["schemas"]["Run"] | null;
+            /**
+             * @description What backs inference.
+             * @enum {string}
+             */
+            source: "approved" | "latest" | "rule";
+            model_id: string | null;
+            recommendations: components["schemas"]["Recommendation"][];
+        };
+        /**
+         * @example {
+         *       "company_id": "acme-eu",
+         *       "source": "rule",
+         *       "model_id": null,
+         *       "latest": null,
+         *       "approved": null,
+         *       "fallback_reason": "no_artifact"
+         *     }
+         */
+        ModelReport: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /**
+             * @description What backs inference.
+             * @enum {string}
+             */
+            source: "approved" | "latest" | "rule";
+            /** @description The artifact backing inference; null for rule. */
+            model_id: string | null;
+            latest: {
+                /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+                model_id: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                trained_at: string;
+                /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
+                metrics: {
+                    [key: string]: number;
+                };
+            } | null;
+            approved: {
+                /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+                model_id: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                trained_at: string;
+                /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
+                metrics: {
+                    [key: string]: number;
+                };
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                approved_at: string;
+            } | null;
+            fallback_reason: ("no_artifact" | "artifact_unreadable") | null;
+        };
+        /**
+         * @example {
+         *       "company_id": "acme-eu",
+         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "version": 3,
+         *       "trained_at": "2026-11-22T10:15:42.000Z",
+         *       "auto_approved": false,
+         *       "slots": {
+         *         "latest": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *         "approved": "mdl_01JCZZ8XH2M4N6P8R0S2T4V6W8"
+         *       },
+         *       "metrics": {
+         *         "policyMargin": 51258.51,
+         *         "ruleMargin": 49875.62,
+         *         "upliftPct": 2.77,
+         *         "trainingSeconds": 31.2,
+         *         "episodes": 48
+         *       }
+         *     }
+         */
+        TrainResponse: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+            model_id: string;
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            trained_at: string;
+            auto_approved: boolean;
+            slots: {
+                latest: string | null;
+                approved: string | null;
+            };
+            /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
+            metrics: {
+                [key: string]: number;
+            };
+        };
+        ListedRun: {
+            run_id: string;
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /** @enum {string} */
+            kind: "nightly" | "on_demand";
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            as_of: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description What backs inference.
+             * @enum {string}
+             */
+            source: "approved" | "latest" | "rule";
+            model_id: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            end_date: string;
+            products: number;
+            recommendation_count: number;
+            /** @description Offset to pass as runs_ago to read this run. */
+            runs_ago: number;
+        };
+        /**
+         * @example {
+         *       "company_id": "acme-eu",
+         *       "total": 1,
+         *       "runs": [
+         *         {
+         *           "run_id": "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *           "company_id": "acme-eu",
+         *           "kind": "nightly",
+         *           "as_of": "2026-11-21",
+         *           "created_at": "2026-11-21T02:00:03.120Z",
+         *           "source": "approved",
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *           "start_date": "2026-11-22",
+         *           "end_date": "2026-12-05",
+         *           "products": 12,
+         *           "recommendation_count": 168,
+         *           "runs_ago": 0
+         *         }
+         *       ]
+         *     }
+         */
+        RunsResponse: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            total: number;
+            /** @description Newest first. */
+            runs: components["schemas"]["ListedRun"][];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    exchangeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getRecommendations: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+                /**
+                 * @description Inclusive lower bound of the date filter.
+                 * @example 2026-11-21
+                 */
+                start_date?: string;
+                /**
+                 * @description Inclusive upper bound of the date filter.
+                 * @example 2026-11-21
+                 */
+                end_date?: string;
+                /** @description 0 is the latest run, 1 the run before it. */
+                runs_ago?: number;
+                product_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationsResponse"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found or no_run_at_offset. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRuns: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunsResponse"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    computeRecommendations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_id": "acme-eu",
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Target company; only companies mapped to the partner are reachable.
+                     * @example acme-eu
+                     */
+                    company_id: string;
+                    /**
+                     * @description Compute without persisting a run.
+                     * @default false
+                     */
+                    dry_run?: boolean;
+                    /**
+                     * Format: date
+                     * @example 2026-11-21
+                     */
+                    start_date?: string;
+                    /**
+                     * Format: date
+                     * @example 2026-11-21
+                     */
+                    end_date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComputeResponse"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    trainModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_id": "acme-eu",
+                 *       "auto_approve": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Target company; only companies mapped to the partner are reachable.
+                     * @example acme-eu
+                     */
+                    company_id: string;
+                    /**
+                     * @description Also promote the new artifact to approved.
+                     * @default false
+                     */
+                    auto_approve?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainResponse"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code training_in_progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code insufficient_history. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    promoteModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_id": "acme-eu",
+                 *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Target company; only companies mapped to the partner are reachable.
+                     * @example acme-eu
+                     */
+                    company_id: string;
+                    /**
+                     * @description Must equal the current latest artifact id.
+                     * @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F
+                     */
+                    model_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelReport"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code model_id_stale. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModel: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelReport"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,41 @@
+import type { OperationName } from "./deadline.js";
+import type { components, operations } from "./openapi.gen.js";
+
+/** The operationIds of the server's OpenAPI document; each is one client method. */
+export type OperationId = keyof operations;
+
+type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+type JsonBodyOf<O> = O extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
+type OkOf<O> = O extends { responses: { 200: { content: { "application/json": infer R } } } } ? R : never;
+
+/** Response of the key exchange: `{access_token, token_type: "Bearer", expires_in}`. */
+export type TokenResponse = OkOf<operations["exchangeToken"]>;
+export type TokenRequest = JsonBodyOf<operations["exchangeToken"]>;
+
+export type GetRecommendationsQuery = QueryOf<operations["getRecommendations"]>;
+export type RecommendationsResponse = OkOf<operations["getRecommendations"]>;
+export type Recommendation = RecommendationsResponse["recommendations"][number];
+export type Run = RecommendationsResponse["run"];
+
+export type ListRunsQuery = QueryOf<operations["listRuns"]>;
+export type ListRunsResponse = OkOf<operations["listRuns"]>;
+export type ListedRun = ListRunsResponse["runs"][number];
+
+export type ComputeRequest = JsonBodyOf<operations["computeRecommendations"]>;
+export type ComputeResponse = OkOf<operations["computeRecommendations"]>;
+
+export type TrainRequest = JsonBodyOf<operations["trainModel"]>;
+export type TrainResponse = OkOf<operations["trainModel"]>;
+
+export type PromoteRequest = JsonBodyOf<operations["promoteModel"]>;
+export type GetModelQuery = QueryOf<operations["getModel"]>;
+/** Which artifact backs inference for a company (`approved`, `latest` or `rule`), and both slots. */
+export type ModelReport = OkOf<operations["getModel"]>;
+
+/** The error envelope of every 4xx/5xx answer. */
+export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/** Fails to compile when the server's document gains or loses an operation the client has no method for. */
+export type EveryOperationHasAMethod = Assert<Same<OperationId, OperationName>>;
