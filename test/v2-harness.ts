@@ -60,7 +60,11 @@ export async function startV2Harness(
   const config = loadConfig({}, { dataDir, port: 0, logLevel: "silent" });
   const server = await startServer(config, {
     clock,
-    pricing: (ctx) => createPricingRuntime(ctx, { env: {}, settings }).service,
+    pricing: (ctx, onClose) => {
+      const served = createPricingRuntime(ctx, { env: {}, settings });
+      onClose(() => served.close());
+      return served.service;
+    },
   });
   const runtime = createPricingRuntime(server.ctx, { env: {}, settings });
   const h: V2Harness = {

@@ -7,8 +7,15 @@ import { createDefaultPricingService } from "./pricing-wiring.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./server-context.js";
 
 export interface AppOptions extends ServerContextOptions {
-  /** Builds the V2 pricing service from the server context; default: `createDefaultPricingService`. */
-  pricing?: (ctx: ServerContext) => PricingService | Promise<PricingService>;
+  /**
+   * Builds the V2 pricing service from the server context; default: `createDefaultPricingService`. A service that
+   * holds work of its own (trainings) registers its shutdown with `onClose`: it runs before the server waits for
+   * in-flight requests, so a request awaiting that work ends instead of holding the close.
+   */
+  pricing?: (
+    ctx: ServerContext,
+    onClose: (stop: () => void) => void,
+  ) => PricingService | Promise<PricingService>;
   /** Where JSON log lines go (default stdout); tests capture them here. */
   logStream?: DestinationStream;
 }
@@ -38,7 +45,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy,
   });
   try {
-    const pricing = await (options.pricing ?? createDefaultPricingService)(ctx);
+    const stops: (() => void)[] = [];
+    const pricing = await (options.pricing ?? createDefaultPricingService)(ctx, (stop) => stops.push(stop));
+    let closing = false;
+    app.addHook("preClose", (done) => {
+      closing = true;
+      for (const stop of stops) stop();
+      done();
+    });
+    // A keep-alive connection whose request was in flight when the close began would otherwise stay open until
+    // its idle timeout and hold the close: answer it with `Connection: close`.
+    app.addHook("onSend", (_request, reply, payload, done) => {
+      if (closing) reply.header("connection", "close");
+      done(null, payload);
+    });
     await app.register(pricingApi, {
       auth: ctx.auth,
       pricing,

@@ -115,7 +115,10 @@ export function createTrainingCoordinator(options: TrainingCoordinatorOptions) {
 
     /** Stops every running training (server shutdown). */
     abortAll(): void {
-      for (const entry of running.values()) entry.controller.abort(new Error("server shutting down"));
+      for (const entry of running.values())
+        entry.controller.abort(
+          new ApiError("unavailable", "The server is shutting down; retry the training shortly."),
+        );
     },
   };
 }
