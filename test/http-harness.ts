@@ -15,6 +15,15 @@ export interface CliResult {
 
 /** Runs the real CLI in-process against a data dir, with --json. */
 export async function cli(dataDir: string, ...args: string[]): Promise<CliResult> {
+  return cliWithEnv({}, dataDir, ...args);
+}
+
+/** `cli` with an environment, for settings such as a short training budget. */
+export async function cliWithEnv(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  ...args: string[]
+): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   const code = await runCli([...args, "--data-dir", dataDir, "--json"], {
@@ -26,7 +35,7 @@ export async function cli(dataDir: string, ...args: string[]): Promise<CliResult
         stderr += t;
       },
     },
-    env: {},
+    env,
   });
   let json: unknown = null;
   try {

@@ -1,41 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createServerContext,
-  demoScenario,
-  loadConfig,
-  runCli,
-  seedCompanyFromMarket,
-} from "@pricing/server";
+import { createServerContext, demoScenario, loadConfig, seedCompanyFromMarket } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-// biome-ignore lint/suspicious/noExplicitAny: CLI JSON is inspected loosely
-type Json = any;
+import { type CliResult, cliWithEnv } from "./http-harness.js";
 
 let dataDir: string;
 
-async function pricing(...args: string[]): Promise<{ code: number; json: Json; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli([...args, "--data-dir", dataDir, "--json"], {
-    io: {
-      out: (t) => {
-        stdout += t;
-      },
-      err: (t) => {
-        stderr += t;
-      },
-    },
-    env: { PRICING_TRAIN_SECONDS: "1", PRICING_TRAIN_HORIZON_DAYS: "21", PRICING_RUN_DAYS: "7" },
-  });
-  let json: Json = null;
-  try {
-    json = JSON.parse(stdout || stderr);
-  } catch {
-    json = null;
-  }
-  return { code, json, stderr };
+const TRAIN_ENV = { PRICING_TRAIN_SECONDS: "1", PRICING_TRAIN_HORIZON_DAYS: "21", PRICING_RUN_DAYS: "7" };
+
+function pricing(...args: string[]): Promise<CliResult> {
+  return cliWithEnv(TRAIN_ENV, dataDir, ...args);
 }
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { ApiError, toEnvelope } from "./errors.js";
+import { ApiError, codeToStatus, toEnvelope } from "./errors.js";
 
 const FASTIFY_CODES: Record<string, ApiError["code"]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
@@ -14,6 +14,18 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty but Content-Type is application/json.",
   FST_ERR_CTP_BODY_TOO_LARGE: "The request body is larger than 64 KiB.",
 };
+
+/**
+ * Codes a framework error's own status stands for, looked up through `codeToStatus` so that the status table is
+ * not written twice. Each status here belongs to exactly one of them (404 would also be company_not_found's).
+ */
+const FRAMEWORK_STATUS_CODES: readonly ApiError["code"][] = [
+  "not_found",
+  "payload_too_large",
+  "unsupported_media_type",
+  "rate_limited",
+  "unavailable",
+];
 
 interface ValidationIssue {
   instancePath?: string;
@@ -48,11 +60,8 @@ export function toApiError(error: unknown): ApiError {
     );
   }
   const status = fastifyError?.statusCode;
-  if (status === 404) return new ApiError("not_found", undefined, { cause: error });
-  if (status === 413) return new ApiError("payload_too_large", undefined, { cause: error });
-  if (status === 415) return new ApiError("unsupported_media_type", undefined, { cause: error });
-  if (status === 429) return new ApiError("rate_limited", undefined, { cause: error });
-  if (status === 503) return new ApiError("unavailable", undefined, { cause: error });
+  const byStatus = FRAMEWORK_STATUS_CODES.find((c) => codeToStatus(c) === status);
+  if (byStatus !== undefined) return new ApiError(byStatus, undefined, { cause: error });
   // Other framework 4xx (bad content-length, bad URL...) are the client's fault; their texts are not ours to echo.
   if (typeof status === "number" && status >= 400 && status < 500) {
     return new ApiError("validation_error", "The request could not be read.", { cause: error });

@@ -14,6 +14,18 @@ export class CliError extends Error {
   }
 }
 
+/** A display name, trimmed: one rule for partners and companies, so the two commands cannot drift apart. */
+export function displayName(raw: string): string {
+  const name = raw.trim();
+  if (name.length === 0 || name.length > 200) throw new CliError("--name must be 1 to 200 characters");
+  return name;
+}
+
+export async function requirePartner(ctx: ServerContext, partnerId: string): Promise<void> {
+  if (!(await ctx.partners.get(partnerId)))
+    throw new CliError(`partner "${partnerId}" does not exist`, "not_found");
+}
+
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;

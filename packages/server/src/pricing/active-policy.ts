@@ -53,7 +53,7 @@ export function createPolicyResolver(store: PolicyStore, options: { cacheSize?: 
         void evicted?.then((p) => p.dispose()).catch(() => undefined);
       }
     } else {
-      // Most recently used last.
+      // Moved to the end, so eviction (oldest entry first) spares the policies in use.
       cache.delete(modelId);
       cache.set(modelId, entry);
     }

@@ -68,20 +68,7 @@ export async function runNightlyBatch(
         };
       } else {
         const computed = await runtime.computeRun(company);
-        const run = await runtime.runs.insert(
-          {
-            companyId: company.company_id,
-            kind: "nightly",
-            asOf: computed.today,
-            createdAt: ctx.clock().toISOString(),
-            source: computed.source,
-            modelId: computed.modelId,
-            startDate: computed.startDate,
-            endDate: computed.endDate,
-            recommendations: computed.recommendations,
-          },
-          runtime.settings.runsKeep,
-        );
+        const run = await runtime.persistRun(computed, "nightly");
         const winner = run ?? (await runtime.runs.nightlyExists(company.company_id, asOf));
         outcome = {
           company_id: company.company_id,

@@ -7,6 +7,7 @@ import {
   type ModelReport,
   type PricingService,
   type RecommendationsResponse,
+  type Run,
   recommendationsResponseSchema,
   type TrainResponse,
 } from "@pricing/http-adapter";
@@ -24,7 +25,7 @@ import { companyToday } from "./company-today.js";
 import { loadPricingSettings, type PricingSettings, type PricingSettingsInput } from "./pricing-settings.js";
 import { planRecommendations } from "./recommendation-plan.js";
 import { createResponseCache } from "./response-cache.js";
-import { createRunsStore, type RunsStore, toRun } from "./runs-store.js";
+import { createRunsStore, type NewRun, type RunsStore, toRun } from "./runs-store.js";
 import { createTrainingCoordinator, type TrainingCoordinator } from "./training-coordinator.js";
 import { buildTrainingInput } from "./training-job.js";
 
@@ -61,6 +62,8 @@ export interface PricingRuntime {
   company(companyId: string): Promise<CompanyRow>;
   /** Prices the company for [start, end] (defaults: today .. today + runDays - 1) with the active source. */
   computeRun(company: CompanyRow, range?: { startDate?: string; endDate?: string }): Promise<ComputedRun>;
+  /** Persists a computed run (keeping `settings.runsKeep`); null when a nightly run of that day already exists. */
+  persistRun(computed: ComputedRun, kind: NewRun["kind"]): Promise<Run | null>;
   /** Trains, saves and commits an artifact; what `POST /v2/model/train` and `pricing train` do. */
   trainCompany(
     companyId: string,
@@ -134,6 +137,29 @@ export function createPricingRuntime(
     };
   }
 
+  async function persistRun(computed: ComputedRun, kind: NewRun["kind"]): Promise<Run | null> {
+    return runs.insert(
+      {
+        companyId: computed.company.company_id,
+        kind,
+        asOf: computed.today,
+        createdAt: ctx.clock().toISOString(),
+        source: computed.source,
+        modelId: computed.modelId,
+        startDate: computed.startDate,
+        endDate: computed.endDate,
+        recommendations: computed.recommendations,
+      },
+      settings.runsKeep,
+    );
+  }
+
+  async function runAt(input: GetRecommendationsQuery): Promise<RunRow> {
+    const run = await runs.atOffset(input.company_id, input.runs_ago);
+    if (!run) throw new ApiError("no_run_at_offset");
+    return run;
+  }
+
   async function readRun(input: GetRecommendationsQuery, run: RunRow): Promise<RecommendationsResponse> {
     const recommendations = await runs.recommendations(run.run_id, {
       startDate: input.start_date,
@@ -144,9 +170,7 @@ export function createPricingRuntime(
   }
 
   async function getRecommendations(input: GetRecommendationsQuery): Promise<RecommendationsResponse> {
-    const run = await runs.atOffset(input.company_id, input.runs_ago);
-    if (!run) throw new ApiError("no_run_at_offset");
-    return readRun(input, run);
+    return readRun(input, await runAt(input));
   }
 
   async function modelReport(companyId: string): Promise<ModelReport> {
@@ -216,8 +240,7 @@ export function createPricingRuntime(
     },
     getRecommendations,
     async getRecommendationsJson(input) {
-      const run = await runs.atOffset(input.company_id, input.runs_ago);
-      if (!run) throw new ApiError("no_run_at_offset");
+      const run = await runAt(input);
       const key = [run.run_id, input.start_date ?? "", input.end_date ?? "", input.product_id ?? ""].join(
         "|",
       );
@@ -236,23 +259,7 @@ export function createPricingRuntime(
         ...(input.start_date === undefined ? {} : { startDate: input.start_date }),
         ...(input.end_date === undefined ? {} : { endDate: input.end_date }),
       });
-      let run = null;
-      if (!input.dry_run) {
-        run = await runs.insert(
-          {
-            companyId: row.company_id,
-            kind: "on_demand",
-            asOf: computed.today,
-            createdAt: ctx.clock().toISOString(),
-            source: computed.source,
-            modelId: computed.modelId,
-            startDate: computed.startDate,
-            endDate: computed.endDate,
-            recommendations: computed.recommendations,
-          },
-          settings.runsKeep,
-        );
-      }
+      const run = input.dry_run ? null : await persistRun(computed, "on_demand");
       return {
         company_id: row.company_id,
         persisted: run !== null,
@@ -283,6 +290,7 @@ export function createPricingRuntime(
     service,
     company,
     computeRun,
+    persistRun,
     trainCompany,
     promote,
     modelReport,

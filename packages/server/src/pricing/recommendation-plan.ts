@@ -12,7 +12,7 @@ import {
 import type { Recommendation } from "@pricing/http-adapter";
 import { type CompanySnapshot, type ProductSnapshot, sellsOn } from "./company-snapshot.js";
 
-export type Source = "approved" | "latest" | "rule";
+export type Source = Recommendation["source"];
 
 /** What backs inference: a loaded policy with its slot, or the rule. */
 export type ActivePolicy =

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import { batchStatus, runNightlyBatch } from "../../pricing/nightly-batch.js";
-import { createPricingRuntime } from "../../pricing/pricing-runtime.js";
 import { CliError, type CliRuntime } from "../cli-runtime.js";
-import { cliErrorOf } from "./pricing-cli-errors.js";
+import { withPricingRuntime } from "./with-pricing-runtime.js";
 
 export function registerBatchCommands(program: Command, cli: CliRuntime): void {
   const batch = program.command("batch").description("The nightly batch of persisted recommendation runs");
@@ -12,31 +11,24 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .description("Run the nightly batch now (one nightly run per company and day; existing runs are kept)")
     .option("--company <company_id>", "only this company")
     .action(async (opts: { company?: string }, cmd: Command) => {
-      await cli.withContext(cmd, async (ctx) => {
-        const runtime = createPricingRuntime(ctx, { env: cli.env });
-        try {
-          const report = await runNightlyBatch(ctx, runtime, {
-            trigger: "cli",
-            ...(opts.company === undefined ? {} : { companyId: opts.company }),
-          });
-          cli.print(cmd, report, [
-            `batch ${report.batch_id}`,
-            ...report.companies.map(
-              (c) =>
-                `  ${c.company_id}  ${c.as_of}  ${c.status}${c.run_id ? `  ${c.run_id}` : ""}${c.error ? `  ${c.error}` : ""}  ${c.seconds.toFixed(2)}s`,
-            ),
-          ]);
-          const failed = report.companies.filter((c) => c.status === "failed");
-          if (failed.length > 0) {
-            throw new CliError(
-              `${failed.length} of ${report.companies.length} companies failed: ${failed.map((c) => c.company_id).join(", ")}`,
-              "batch_failed",
-            );
-          }
-        } catch (error) {
-          throw cliErrorOf(error);
-        } finally {
-          runtime.close();
+      await withPricingRuntime(cli, cmd, async (runtime, ctx) => {
+        const report = await runNightlyBatch(ctx, runtime, {
+          trigger: "cli",
+          ...(opts.company === undefined ? {} : { companyId: opts.company }),
+        });
+        cli.print(cmd, report, [
+          `batch ${report.batch_id}`,
+          ...report.companies.map(
+            (c) =>
+              `  ${c.company_id}  ${c.as_of}  ${c.status}${c.run_id ? `  ${c.run_id}` : ""}${c.error ? `  ${c.error}` : ""}  ${c.seconds.toFixed(2)}s`,
+          ),
+        ]);
+        const failed = report.companies.filter((c) => c.status === "failed");
+        if (failed.length > 0) {
+          throw new CliError(
+            `${failed.length} of ${report.companies.length} companies failed: ${failed.map((c) => c.company_id).join(", ")}`,
+            "batch_failed",
+          );
         }
       });
     });
@@ -48,29 +40,24 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .action(async (opts: { limit: string }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new CliError("--limit must be 1..100");
-      await cli.withContext(cmd, async (ctx) => {
-        const runtime = createPricingRuntime(ctx, { env: cli.env });
-        try {
-          const status = await batchStatus(ctx, limit);
-          cli.print(
-            cmd,
-            { ...status, schedule: runtime.settings.batchCron, runs_keep: runtime.settings.runsKeep },
-            [
-              `schedule: ${runtime.settings.batchCron} (UTC), keeping ${runtime.settings.runsKeep} runs per company`,
-              ...(status.batches.length === 0
-                ? ["no batch has run yet"]
-                : status.batches.flatMap((b) => [
-                    `batch ${b.batch_id} (${b.trigger}) ${b.started_at} .. ${b.finished_at}`,
-                    ...b.outcomes.map(
-                      (o) =>
-                        `  ${o.company_id}  ${o.as_of}  ${o.status}${o.run_id ? `  ${o.run_id}` : ""}${o.error ? `  ${o.error}` : ""}`,
-                    ),
-                  ])),
-            ],
-          );
-        } finally {
-          runtime.close();
-        }
+      await withPricingRuntime(cli, cmd, async (runtime, ctx) => {
+        const status = await batchStatus(ctx, limit);
+        cli.print(
+          cmd,
+          { ...status, schedule: runtime.settings.batchCron, runs_keep: runtime.settings.runsKeep },
+          [
+            `schedule: ${runtime.settings.batchCron} (UTC), keeping ${runtime.settings.runsKeep} runs per company`,
+            ...(status.batches.length === 0
+              ? ["no batch has run yet"]
+              : status.batches.flatMap((b) => [
+                  `batch ${b.batch_id} (${b.trigger}) ${b.started_at} .. ${b.finished_at}`,
+                  ...b.outcomes.map(
+                    (o) =>
+                      `  ${o.company_id}  ${o.as_of}  ${o.status}${o.run_id ? `  ${o.run_id}` : ""}${o.error ? `  ${o.error}` : ""}`,
+                  ),
+                ])),
+          ],
+        );
       });
     });
 }

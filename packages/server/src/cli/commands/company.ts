@@ -1,7 +1,7 @@
 import { companyIdSchema, currencySchema } from "@pricing/http-adapter";
 import type { Command } from "commander";
 import type { ServerContext } from "../../server-context.js";
-import { CliError, type CliRuntime } from "../cli-runtime.js";
+import { CliError, type CliRuntime, displayName, requirePartner } from "../cli-runtime.js";
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -13,8 +13,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 async function requireBoth(ctx: ServerContext, partnerId: string, companyId: string): Promise<void> {
-  if (!(await ctx.partners.get(partnerId)))
-    throw new CliError(`partner "${partnerId}" does not exist`, "not_found");
+  await requirePartner(ctx, partnerId);
   if (!(await ctx.companies.get(companyId)))
     throw new CliError(`company "${companyId}" does not exist`, "not_found");
 }
@@ -37,8 +36,7 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
       }
       if (!isTimeZone(opts.timezone))
         throw new CliError(`--timezone "${opts.timezone}" is not an IANA time zone`);
-      const name = opts.name.trim();
-      if (name.length === 0 || name.length > 200) throw new CliError("--name must be 1 to 200 characters");
+      const name = displayName(opts.name);
       await cli.withContext(cmd, async (ctx) => {
         const row = await ctx.companies.create({
           company_id: id.data,

@@ -1,12 +1,6 @@
 import type { Command } from "commander";
 import { issueCredentials } from "../../auth/credentials.js";
-import type { ServerContext } from "../../server-context.js";
-import { CliError, type CliRuntime } from "../cli-runtime.js";
-
-async function requirePartner(ctx: ServerContext, partnerId: string): Promise<void> {
-  if (!(await ctx.partners.get(partnerId)))
-    throw new CliError(`partner "${partnerId}" does not exist`, "not_found");
-}
+import { CliError, type CliRuntime, displayName, requirePartner } from "../cli-runtime.js";
 
 function secretLines(partnerId: string, accessKey: string, secretKey: string): string[] {
   return [
@@ -26,8 +20,7 @@ export function registerPartnerCommands(program: Command, cli: CliRuntime): void
     .description("Create a partner and its first key pair; prints the secret key once")
     .requiredOption("--name <name>", "display name of the partner")
     .action(async (opts: { name: string }, cmd: Command) => {
-      const name = opts.name.trim();
-      if (name.length === 0 || name.length > 200) throw new CliError("--name must be 1 to 200 characters");
+      const name = displayName(opts.name);
       await cli.withContext(cmd, async (ctx) => {
         const keys = issueCredentials(ctx.pepper);
         const row = await ctx.partners.create(name, {

@@ -1,8 +1,7 @@
 import type { ModelReport } from "@pricing/http-adapter";
 import type { Command } from "commander";
-import { createPricingRuntime } from "../../pricing/pricing-runtime.js";
 import type { CliRuntime } from "../cli-runtime.js";
-import { cliErrorOf } from "./pricing-cli-errors.js";
+import { withPricingRuntime } from "./with-pricing-runtime.js";
 
 export function modelReportLines(report: ModelReport): string[] {
   const slot = (s: { model_id: string; version: number; trained_at: string } | null) =>
@@ -23,16 +22,9 @@ export function registerPromoteCommand(program: Command, cli: CliRuntime): void 
     .requiredOption("--company <company_id>", "company")
     .requiredOption("--model <model_id>", "the current latest model id (see: pricing model)")
     .action(async (opts: { company: string; model: string }, cmd: Command) => {
-      await cli.withContext(cmd, async (ctx) => {
-        const runtime = createPricingRuntime(ctx, { env: cli.env });
-        try {
-          const report = await runtime.promote(opts.company, opts.model);
-          cli.print(cmd, report, modelReportLines(report));
-        } catch (error) {
-          throw cliErrorOf(error);
-        } finally {
-          runtime.close();
-        }
+      await withPricingRuntime(cli, cmd, async (runtime) => {
+        const report = await runtime.promote(opts.company, opts.model);
+        cli.print(cmd, report, modelReportLines(report));
       });
     });
 }

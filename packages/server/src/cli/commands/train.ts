@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { createPricingRuntime } from "../../pricing/pricing-runtime.js";
 import type { CliRuntime } from "../cli-runtime.js";
-import { cliErrorOf } from "./pricing-cli-errors.js";
+import { withPricingRuntime } from "./with-pricing-runtime.js";
 
 /** A one-line progress bar on stderr, redrawn in place; silent when stderr is not a terminal or with --json. */
 function progressBar(cli: CliRuntime, enabled: boolean): (fraction: number) => void {
@@ -28,24 +27,17 @@ export function registerTrainCommand(program: Command, cli: CliRuntime): void {
     .option("--auto-approve", "also promote the new artifact to approved, in the same step", false)
     .action(async (opts: { company: string; autoApprove: boolean }, cmd: Command) => {
       const json = cli.globals(cmd).json === true;
-      await cli.withContext(cmd, async (ctx) => {
-        const runtime = createPricingRuntime(ctx, { env: cli.env });
-        try {
-          const bar = progressBar(cli, !json && process.stderr.isTTY === true);
-          const result = await runtime.trainCompany(opts.company, opts.autoApprove, bar);
-          bar(1);
-          cli.print(cmd, result, [
-            `model ${result.model_id} (version ${result.version}) trained for ${result.company_id}`,
-            `slots: latest=${result.slots.latest ?? "-"} approved=${result.slots.approved ?? "-"}`,
-            ...Object.entries(result.metrics).map(
-              ([k, v]) => `  ${k}: ${Number.isInteger(v) ? v : v.toFixed(4)}`,
-            ),
-          ]);
-        } catch (error) {
-          throw cliErrorOf(error);
-        } finally {
-          runtime.close();
-        }
+      await withPricingRuntime(cli, cmd, async (runtime) => {
+        const bar = progressBar(cli, !json && process.stderr.isTTY === true);
+        const result = await runtime.trainCompany(opts.company, opts.autoApprove, bar);
+        bar(1);
+        cli.print(cmd, result, [
+          `model ${result.model_id} (version ${result.version}) trained for ${result.company_id}`,
+          `slots: latest=${result.slots.latest ?? "-"} approved=${result.slots.approved ?? "-"}`,
+          ...Object.entries(result.metrics).map(
+            ([k, v]) => `  ${k}: ${Number.isInteger(v) ? v : v.toFixed(4)}`,
+          ),
+        ]);
       });
     });
 }
