@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { createServerContext, issueCredentials, loadConfig, runCli } from "@pricing/server";
 import { batchTable, benchNightlyBatch, v2Sections } from "./bench-v2.js";
 import { type LoadResult, loadGenerator, runLoad } from "./load-generator.js";
+import { markdownTable } from "./markdown-table.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PARTNERS = 50;
@@ -157,9 +158,7 @@ function table(results: SectionResult[]): string {
     r.target,
     r.pass === null ? "-" : r.pass ? "yes" : "NO",
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
-  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
+  return markdownTable(header, rows);
 }
 
 export async function benchHttp(opts: {

@@ -20,6 +20,7 @@ import {
 } from "@pricing/server";
 import type { BenchFixture, Section, SectionResult } from "./bench-http.js";
 import { type LoadResult, runLoad } from "./load-generator.js";
+import { markdownTable } from "./markdown-table.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const READ_COMPANY = "bench-v2";
@@ -313,10 +314,5 @@ export function batchTable(r: BatchBenchResult): string {
     ["(setup) seeding via CSV import", `${r.seedSeconds.toFixed(1)} s`],
     ["(setup) training", `${r.trainSeconds.toFixed(1)} s`],
   ];
-  const w = Math.max(...rows.map(([k]) => k.length));
-  return [
-    "| nightly batch | value |",
-    `|${"-".repeat(w + 2)}|-------|`,
-    ...rows.map(([k, v]) => `| ${k.padEnd(w)} | ${v} |`),
-  ].join("\n");
+  return markdownTable(["nightly batch", "value"], rows);
 }

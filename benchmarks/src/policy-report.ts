@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { markdownTable } from "./markdown-table.js";
 import type { ScenarioResult } from "./policy-bench.js";
 
 export const fmt = (x: number, digits = 2): string =>
@@ -22,7 +23,7 @@ export function renderTable(results: readonly ScenarioResult[]): string {
     "s",
     ...extraKeys,
   ];
-  const lines: string[][] = [header];
+  const lines: string[][] = [];
   for (const r of results) {
     for (const row of r.rows) {
       lines.push([
@@ -47,13 +48,7 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       ]);
     }
   }
-  const widths = header.map((_, c) => Math.max(...lines.map((l) => (l[c] ?? "").length)));
-  const render = (l: string[]) => `| ${l.map((cell, c) => cell.padEnd(widths[c]!)).join(" | ")} |`;
-  return [
-    render(lines[0]!),
-    `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
-    ...lines.slice(1).map(render),
-  ].join("\n");
+  return markdownTable(header, lines);
 }
 
 export function toJson(results: readonly ScenarioResult[]): unknown {

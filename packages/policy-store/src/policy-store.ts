@@ -268,6 +268,28 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
     ];
   }
 
+  /** The slots after `modelId` becomes the approved model; the one it replaces is kept for rollback. */
+  function approve(
+    state: SlotState,
+    action: "promote" | "rollback",
+    modelId: string,
+    source: { readonly version: number; readonly trained_at: string },
+  ): SlotState {
+    const at = now();
+    return {
+      ...state,
+      revision: state.revision + 1,
+      approved: {
+        model_id: modelId,
+        version: source.version,
+        trained_at: source.trained_at,
+        approved_at: at,
+      },
+      previous_approved: state.approved?.model_id ?? null,
+      history: event(state, action, modelId, source.version, at),
+    };
+  }
+
   async function readRecord(keys: CompanyKeys, companyId: string, modelId: string): Promise<ArtifactRecord> {
     if (!ModelIdSchema.safeParse(modelId).success) {
       throw new PolicyStoreError("unknown_model", `no model ${String(modelId)} for company ${companyId}`);
@@ -318,16 +340,22 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
     return found.body;
   }
 
+  async function readManifest(keys: CompanyKeys, record: ArtifactRecord): Promise<Manifest> {
+    const modelId = record.model_id;
+    const bytes = await readVerified(
+      keys.manifest(modelId),
+      record.manifest_sha256,
+      record.manifest_bytes,
+      `manifest of ${modelId}`,
+    );
+    return parseManifest(bytes, modelId);
+  }
+
   async function loadArtifact(companyId: string, modelId: string): Promise<LoadedArtifact> {
     const keys = companyKeys(companyId);
     const record = await readRecord(keys, companyId, modelId);
-    const [manifestBytes, weights] = await Promise.all([
-      readVerified(
-        keys.manifest(modelId),
-        record.manifest_sha256,
-        record.manifest_bytes,
-        `manifest of ${modelId}`,
-      ),
+    const [manifest, weights] = await Promise.all([
+      readManifest(keys, record),
       readVerified(
         keys.weights(modelId),
         record.weights_sha256,
@@ -335,20 +363,14 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
         `weights of ${modelId}`,
       ),
     ]);
-    return { record, manifest: parseManifest(manifestBytes, modelId), weights };
+    return { record, manifest, weights };
   }
 
   /** Manifest metrics for a slot report; reads no weights. Null whenever anything is off. */
   async function metricsOf(keys: CompanyKeys, companyId: string, modelId: string): Promise<unknown> {
     try {
       const record = await readRecord(keys, companyId, modelId);
-      const bytes = await readVerified(
-        keys.manifest(modelId),
-        record.manifest_sha256,
-        record.manifest_bytes,
-        `manifest of ${modelId}`,
-      );
-      return parseManifest(bytes, modelId).metrics ?? null;
+      return (await readManifest(keys, record)).metrics ?? null;
     } catch {
       return null;
     }
@@ -426,19 +448,7 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
           throw new ModelIdStaleError(companyId, String(modelId), latest?.model_id ?? null);
         }
         if (state.approved?.model_id === modelId) return null;
-        const at = now();
-        return {
-          ...state,
-          revision: state.revision + 1,
-          approved: {
-            model_id: modelId,
-            version: latest.version,
-            trained_at: latest.trained_at,
-            approved_at: at,
-          },
-          previous_approved: state.approved?.model_id ?? null,
-          history: event(state, "promote", modelId, latest.version, at),
-        };
+        return approve(state, "promote", modelId, latest);
       });
     },
 
@@ -457,19 +467,7 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
           throw new PolicyStoreError("nothing_to_roll_back", `model ${target} was never approved`);
         }
         const record = await readRecord(keys, companyId, target);
-        const at = now();
-        return {
-          ...state,
-          revision: state.revision + 1,
-          approved: {
-            model_id: target,
-            version: record.version,
-            trained_at: record.trained_at,
-            approved_at: at,
-          },
-          previous_approved: state.approved?.model_id ?? null,
-          history: event(state, "rollback", target, record.version, at),
-        };
+        return approve(state, "rollback", target, record);
       });
     },
 

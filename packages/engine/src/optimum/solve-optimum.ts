@@ -41,23 +41,25 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
   // Above `cap` units, extra stock cannot be sold before the horizon ends (demand tail below 1e-15): V is flat.
   let remainingPeak = 0;
   const rates = new Float64Array(A);
+  const meanDemand = new Float64Array(A);
 
   for (let t = T - 1; t >= 0; t--) {
     let peak = 0;
     for (let a = 0; a < A; a++) {
       rates[a] = problem.rate(t, a);
-      peak = Math.max(peak, expectedDemand(problem.distribution, rates[a]!));
+      meanDemand[a] = expectedDemand(problem.distribution, rates[a]!);
+      peak = Math.max(peak, meanDemand[a]!);
     }
     remainingPeak += peak;
     const cap = Math.min(S, Math.ceil(remainingPeak + 9 * Math.sqrt(remainingPeak) + 12));
-    markUndominated(problem, rates, prunable, active);
+    markUndominated(problem, meanDemand, prunable, active);
     for (let a = 0; a < A; a++) {
       if (!active[a]) continue;
       const margin = problem.prices[a]! - problem.unitCost;
       const rate = rates[a]!;
       const nextPrev = constrained ? a : 0;
       if (!finite) {
-        q[a] = expectedDemand(problem.distribution, rate) * margin + next[nextPrev]!;
+        q[a] = meanDemand[a]! * margin + next[nextPrev]!;
         continue;
       }
       const { first, probs } = demandPmf(problem.distribution, rate);
@@ -115,19 +117,21 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
   return { value, policy, tracksPreviousPrice: constrained };
 }
 
-/** Sets active[a] = 1 for the actions worth considering today (all of them unless pruning applies). */
+/**
+ * Sets active[a] = 1 for the actions worth considering today (all of them unless pruning applies), given each
+ * action's expected demand today.
+ */
 function markUndominated(
   problem: PricingProblem,
-  rates: Float64Array,
+  demand: Float64Array,
   prunable: boolean,
   active: Uint8Array,
 ): void {
-  const A = rates.length;
+  const A = demand.length;
   if (!prunable) {
     active.fill(1);
     return;
   }
-  const demand = Array.from({ length: A }, (_, a) => expectedDemand(problem.distribution, rates[a]!));
   const order = Array.from({ length: A }, (_, a) => a).sort(
     (x, y) => demand[x]! - demand[y]! || problem.prices[y]! - problem.prices[x]!,
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { initTfBackend, tensorCount } from "../backend/tf-backend.js";
 import { bestConstantPolicy } from "../optimum/best-constant.js";
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
 import { solveOptimum } from "../optimum/solve-optimum.js";
@@ -76,13 +77,16 @@ describe("trainPolicy (fitted Q-iteration)", () => {
     for (const policy of [a, b, c]) policy.dispose();
   });
 
-  it("stops on an aborted signal", async () => {
+  it("stops on an aborted signal, releasing its tensors", async () => {
+    await initTfBackend();
+    const before = tensorCount();
     const controller = new AbortController();
     const run = trainPolicy(
       { companyId: "c", products: trainingDataFromProblems([problem()]), config },
       { signal: controller.signal, onProgress: (x) => x.day === 15 && controller.abort() },
     );
     await expect(run).rejects.toThrow(/abort/i);
+    expect(tensorCount()).toBe(before);
   });
 
   it("rejects inconsistent input with a clear error", async () => {

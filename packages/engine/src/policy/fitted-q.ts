@@ -98,157 +98,160 @@ export async function trainPolicy(
     cfg.seed,
   );
   const optimizer = tf.train.adam(cfg.learningRate);
+  // An abort or error mid-training must still free the variables and Adam moments (not tidy-scoped).
+  try {
+    const statesOf = (m: ProductModel): number =>
+      m.setup.stock === null ? 1 : m.setup.stock > 0 ? cfg.statesPerDay : 0;
+    const capacity = models.reduce((sum, m) => sum + m.setup.horizon * statesOf(m), 0);
+    const buffer: Buffer = {
+      x: new Float32Array(capacity * f),
+      margins: new Float32Array(capacity * a),
+      rates: new Float32Array(capacity * a),
+      y: new Float32Array(capacity * out),
+      w: new Float32Array(capacity * out),
+      rows: 0,
+    };
+    const paths = models.map((m) => simulateStockPaths(m, statesOf(m), rng));
+    const maxHorizon = Math.max(...models.map((m) => m.setup.horizon));
+    const totalSteps = maxHorizon * cfg.stepsPerDay + cfg.finalSteps;
+    let steps = 0;
+    let recentLoss = 0;
+    let recentCount = 0;
+    let estimatedValue = 0;
+    const overBudget = (): boolean => cfg.maxSeconds !== null && (now() - started) / 1000 > cfg.maxSeconds;
 
-  const statesOf = (m: ProductModel): number =>
-    m.setup.stock === null ? 1 : m.setup.stock > 0 ? cfg.statesPerDay : 0;
-  const capacity = models.reduce((sum, m) => sum + m.setup.horizon * statesOf(m), 0);
-  const buffer: Buffer = {
-    x: new Float32Array(capacity * f),
-    margins: new Float32Array(capacity * a),
-    rates: new Float32Array(capacity * a),
-    y: new Float32Array(capacity * out),
-    w: new Float32Array(capacity * out),
-    rows: 0,
-  };
-  const paths = models.map((m) => simulateStockPaths(m, statesOf(m), rng));
-  const maxHorizon = Math.max(...models.map((m) => m.setup.horizon));
-  const totalSteps = maxHorizon * cfg.stepsPerDay + cfg.finalSteps;
-  let steps = 0;
-  let recentLoss = 0;
-  let recentCount = 0;
-  let estimatedValue = 0;
-  const overBudget = (): boolean => cfg.maxSeconds !== null && (now() - started) / 1000 > cfg.maxSeconds;
-
-  const batchX = new Float32Array(cfg.batchSize * f);
-  const batchM = new Float32Array(cfg.batchSize * a);
-  const batchR = new Float32Array(cfg.batchSize * a);
-  const batchY = new Float32Array(cfg.batchSize * out);
-  const batchW = new Float32Array(cfg.batchSize * out);
-  const trainStep = (newFrom: number): void => {
-    const b = cfg.batchSize;
-    const fresh = buffer.rows - newFrom;
-    for (let r = 0; r < b; r++) {
-      // Half of each batch is the day just computed, half replays all days so far.
-      const row =
-        r < b / 2 && fresh > 0 ? newFrom + Math.floor(rng() * fresh) : Math.floor(rng() * buffer.rows);
-      batchX.set(buffer.x.subarray(row * f, (row + 1) * f), r * f);
-      batchM.set(buffer.margins.subarray(row * a, (row + 1) * a), r * a);
-      batchR.set(buffer.rates.subarray(row * a, (row + 1) * a), r * a);
-      batchY.set(buffer.y.subarray(row * out, (row + 1) * out), r * out);
-      batchW.set(buffer.w.subarray(row * out, (row + 1) * out), r * out);
-    }
-    const loss = net.trainStep(
-      optimizer,
-      { rows: b, x: batchX, margins: batchM, rates: batchR },
-      batchY,
-      batchW,
-    );
-    recentLoss += loss;
-    recentCount++;
-    steps++;
-  };
-
-  for (let day = maxHorizon - 1; day >= 0; day--) {
-    throwIfAborted(options.signal);
-    const active = models
-      .map((_, i) => i)
-      .filter((i) => day < models[i]!.setup.horizon && statesOf(models[i]!) > 0);
-    const nextValues = nextDayValues(net, models, active, day + 1);
-    const newFrom = buffer.rows;
-    estimatedValue = 0;
-    for (const i of active) {
-      const m = models[i]!;
-      const stocks = paths[i]![day]!;
-      const pmfs: DemandPmf[] = [];
-      for (let k = 0; k < a; k++) pmfs.push(demandPmf(m.setup.distribution, m.rateOf(day, k)));
-      stocks.forEach((stock) => {
-        const row = buffer.rows++;
-        m.writeFeatures(day, stock, buffer.x, row * f);
-        m.writeHeadInputs(day, stock, buffer.margins, buffer.rates, row * a);
-        const value = writeTargets(m, day, stock, pmfs, nextValues.get(i) ?? null, buffer, row, out);
-        estimatedValue += value / stocks.length;
-      });
-    }
-    const budgetSteps = overBudget() ? 1 : cfg.stepsPerDay;
-    recentLoss = 0;
-    recentCount = 0;
-    for (let s = 0; s < budgetSteps && buffer.rows > 0; s++) trainStep(newFrom);
-    options.onProgress?.({
-      phase: "backward",
-      step: steps,
-      totalSteps,
-      day,
-      loss: recentCount > 0 ? recentLoss / recentCount : 0,
-      estimatedValue,
-    });
-    // Let the event loop run (abort signals, progress delivery) when training in the caller's thread.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-
-  const chunk = 100;
-  let averaged: Float64Array[] | null = null;
-  let averagedCount = 0;
-  for (let done = 0; done < cfg.finalSteps && buffer.rows > 0 && !overBudget(); ) {
-    throwIfAborted(options.signal);
-    recentLoss = 0;
-    recentCount = 0;
-    const n = Math.min(chunk, cfg.finalSteps - done);
-    // Cosine decay to a tenth of the rate: the last steps polish rather than move. tfjs keeps the rate in a
-    // protected field that its update reads on every step; Adam is blind to gradient scale, so this is the way in.
-    (optimizer as unknown as { learningRate: number }).learningRate =
-      cfg.learningRate * (0.1 + 0.45 * (1 + Math.cos((Math.PI * done) / cfg.finalSteps)));
-    for (let s = 0; s < n; s++) {
-      trainStep(buffer.rows);
-      // Stochastic weight averaging over the second half of the final phase: the mean of many nearby iterates
-      // has far less SGD noise than the last one.
-      if (done + s >= cfg.finalSteps / 2 && (done + s) % AVERAGE_EVERY === 0) {
-        const current = net.toArrays();
-        if (averaged === null) averaged = current.map((w) => new Float64Array(w.length));
-        current.forEach((w, i) => {
-          const acc = averaged![i]!;
-          for (let j = 0; j < w.length; j++) acc[j]! += w[j]!;
-        });
-        averagedCount++;
+    const batchX = new Float32Array(cfg.batchSize * f);
+    const batchM = new Float32Array(cfg.batchSize * a);
+    const batchR = new Float32Array(cfg.batchSize * a);
+    const batchY = new Float32Array(cfg.batchSize * out);
+    const batchW = new Float32Array(cfg.batchSize * out);
+    const trainStep = (newFrom: number): void => {
+      const b = cfg.batchSize;
+      const fresh = buffer.rows - newFrom;
+      for (let r = 0; r < b; r++) {
+        // Half of each batch is the day just computed, half replays all days so far.
+        const row =
+          r < b / 2 && fresh > 0 ? newFrom + Math.floor(rng() * fresh) : Math.floor(rng() * buffer.rows);
+        batchX.set(buffer.x.subarray(row * f, (row + 1) * f), r * f);
+        batchM.set(buffer.margins.subarray(row * a, (row + 1) * a), r * a);
+        batchR.set(buffer.rates.subarray(row * a, (row + 1) * a), r * a);
+        batchY.set(buffer.y.subarray(row * out, (row + 1) * out), r * out);
+        batchW.set(buffer.w.subarray(row * out, (row + 1) * out), r * out);
       }
-    }
-    done += n;
-    options.onProgress?.({
-      phase: "final",
-      step: steps,
-      totalSteps,
-      day: 0,
-      loss: recentLoss / recentCount,
-      estimatedValue,
-    });
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  throwIfAborted(options.signal);
+      const loss = net.trainStep(
+        optimizer,
+        { rows: b, x: batchX, margins: batchM, rates: batchR },
+        batchY,
+        batchW,
+      );
+      recentLoss += loss;
+      recentCount++;
+      steps++;
+    };
 
-  const weights =
-    averaged === null
-      ? net.toArrays()
-      : averaged.map((acc) => Float32Array.from(acc, (x) => x / averagedCount));
-  net.dispose();
-  optimizer.dispose();
-  const meanHorizon = models.reduce((s, m) => s + m.setup.horizon, 0) / models.length;
-  return RlPolicy.create({
-    companyId: input.companyId,
-    actionSpec: spec,
-    hidden: cfg.hidden,
-    products: withRef,
-    weights,
-    demandModel: input.demandModel,
-    training: {
-      config: cfg,
-      backend: backend.name,
-      seconds: (now() - started) / 1000,
-      episodes: Math.round(buffer.rows / meanHorizon),
-      sampledStates: buffer.rows,
-      gradientSteps: steps,
-      finalLoss: recentCount > 0 ? recentLoss / recentCount : 0,
-      estimatedValue,
-    },
-  });
+    for (let day = maxHorizon - 1; day >= 0; day--) {
+      throwIfAborted(options.signal);
+      const active = models
+        .map((_, i) => i)
+        .filter((i) => day < models[i]!.setup.horizon && statesOf(models[i]!) > 0);
+      const nextValues = nextDayValues(net, models, active, day + 1);
+      const newFrom = buffer.rows;
+      estimatedValue = 0;
+      for (const i of active) {
+        const m = models[i]!;
+        const stocks = paths[i]![day]!;
+        const pmfs: DemandPmf[] = [];
+        for (let k = 0; k < a; k++) pmfs.push(demandPmf(m.setup.distribution, m.rateOf(day, k)));
+        stocks.forEach((stock) => {
+          const row = buffer.rows++;
+          m.writeFeatures(day, stock, buffer.x, row * f);
+          m.writeHeadInputs(day, stock, buffer.margins, buffer.rates, row * a);
+          const value = writeTargets(m, day, stock, pmfs, nextValues.get(i) ?? null, buffer, row, out);
+          estimatedValue += value / stocks.length;
+        });
+      }
+      const budgetSteps = overBudget() ? 1 : cfg.stepsPerDay;
+      recentLoss = 0;
+      recentCount = 0;
+      for (let s = 0; s < budgetSteps && buffer.rows > 0; s++) trainStep(newFrom);
+      options.onProgress?.({
+        phase: "backward",
+        step: steps,
+        totalSteps,
+        day,
+        loss: recentCount > 0 ? recentLoss / recentCount : 0,
+        estimatedValue,
+      });
+      // Let the event loop run (abort signals, progress delivery) when training in the caller's thread.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+
+    const chunk = 100;
+    let averaged: Float64Array[] | null = null;
+    let averagedCount = 0;
+    for (let done = 0; done < cfg.finalSteps && buffer.rows > 0 && !overBudget(); ) {
+      throwIfAborted(options.signal);
+      recentLoss = 0;
+      recentCount = 0;
+      const n = Math.min(chunk, cfg.finalSteps - done);
+      // Cosine decay to a tenth of the rate: the last steps polish rather than move. tfjs keeps the rate in a
+      // protected field that its update reads on every step; Adam is blind to gradient scale, so this is the way in.
+      (optimizer as unknown as { learningRate: number }).learningRate =
+        cfg.learningRate * (0.1 + 0.45 * (1 + Math.cos((Math.PI * done) / cfg.finalSteps)));
+      for (let s = 0; s < n; s++) {
+        trainStep(buffer.rows);
+        // Stochastic weight averaging over the second half of the final phase: the mean of many nearby iterates
+        // has far less SGD noise than the last one.
+        if (done + s >= cfg.finalSteps / 2 && (done + s) % AVERAGE_EVERY === 0) {
+          const current = net.toArrays();
+          if (averaged === null) averaged = current.map((w) => new Float64Array(w.length));
+          current.forEach((w, i) => {
+            const acc = averaged![i]!;
+            for (let j = 0; j < w.length; j++) acc[j]! += w[j]!;
+          });
+          averagedCount++;
+        }
+      }
+      done += n;
+      options.onProgress?.({
+        phase: "final",
+        step: steps,
+        totalSteps,
+        day: 0,
+        loss: recentLoss / recentCount,
+        estimatedValue,
+      });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    throwIfAborted(options.signal);
+
+    const weights =
+      averaged === null
+        ? net.toArrays()
+        : averaged.map((acc) => Float32Array.from(acc, (x) => x / averagedCount));
+    const meanHorizon = models.reduce((s, m) => s + m.setup.horizon, 0) / models.length;
+    return RlPolicy.create({
+      companyId: input.companyId,
+      actionSpec: spec,
+      hidden: cfg.hidden,
+      products: withRef,
+      weights,
+      demandModel: input.demandModel,
+      training: {
+        config: cfg,
+        backend: backend.name,
+        seconds: (now() - started) / 1000,
+        episodes: Math.round(buffer.rows / meanHorizon),
+        sampledStates: buffer.rows,
+        gradientSteps: steps,
+        finalLoss: recentCount > 0 ? recentLoss / recentCount : 0,
+        estimatedValue,
+      },
+    });
+  } finally {
+    net.dispose();
+    optimizer.dispose();
+  }
 }
 
 /**

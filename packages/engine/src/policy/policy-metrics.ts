@@ -1,16 +1,13 @@
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
-import { buildProblem } from "../problem/problem-setup.js";
+import { problemFromRates } from "../problem/problem-setup.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import type { RlPolicy } from "./rl-policy.js";
 
 /** The simulator a policy was trained in, rebuilt from its own demand tables (the fitted model). */
 export function policyProblems(policy: RlPolicy): PricingProblem[] {
-  return policy.products.map((m) => {
-    const n = m.setup.prices.length;
-    return buildProblem(m.setup, (day, price) => m.rates[day * n + m.setup.prices.indexOf(price)]!);
-  });
+  return policy.products.map((m) => problemFromRates(m.setup, m.rates));
 }
 
 /**

@@ -87,10 +87,15 @@ export class QNetwork {
       if (kernel.length !== sizes[l]! * sizes[l + 1]! || bias.length !== sizes[l + 1]!) {
         throw new RangeError(`weight tensor ${l} has the wrong size`);
       }
+      // A variable keeps its own reference to the initial tensor's data; the tensor itself must still be freed.
+      const kernelInit = tf.tensor2d(kernel, [sizes[l]!, sizes[l + 1]!]);
+      const biasInit = tf.tensor1d(bias);
       layers.push({
-        kernel: tf.variable(tf.tensor2d(kernel, [sizes[l]!, sizes[l + 1]!]), true, `qnet${id}_kernel${l}`),
-        bias: tf.variable(tf.tensor1d(bias), true, `qnet${id}_bias${l}`),
+        kernel: tf.variable(kernelInit, true, `qnet${id}_kernel${l}`),
+        bias: tf.variable(biasInit, true, `qnet${id}_bias${l}`),
       });
+      kernelInit.dispose();
+      biasInit.dispose();
     }
     return new QNetwork(shape, layers);
   }
@@ -239,15 +244,11 @@ export class QNetwork {
       const { pre, act } = this.hiddenTrace(inputs.x);
       const h = act[act.length - 1]!;
       const { marginal, values } = this.head(h, inputs);
-      const dMuRaw = tf.mul(tf.tensor2d(wMu, [rows, 1]), tf.sub(marginal, tf.tensor2d(yMu, [rows, 1])));
-      const dURaw = tf.mul(tf.tensor2d(wU, [rows, a]), tf.sub(values, tf.tensor2d(yU, [rows, a])));
-      const lossT = tf.div(
-        tf.add(
-          tf.sum(tf.mul(dMuRaw, tf.sub(marginal, tf.tensor2d(yMu, [rows, 1])))),
-          tf.sum(tf.mul(dURaw, tf.sub(values, tf.tensor2d(yU, [rows, a])))),
-        ),
-        rows,
-      );
+      const errMu = tf.sub(marginal, tf.tensor2d(yMu, [rows, 1]));
+      const errU = tf.sub(values, tf.tensor2d(yU, [rows, a]));
+      const dMuRaw = tf.mul(tf.tensor2d(wMu, [rows, 1]), errMu);
+      const dURaw = tf.mul(tf.tensor2d(wU, [rows, a]), errU);
+      const lossT = tf.div(tf.add(tf.sum(tf.mul(dMuRaw, errMu)), tf.sum(tf.mul(dURaw, errU))), rows);
       const dMu = tf.mul(dMuRaw, 2 / rows);
       const dU = tf.mul(dURaw, 2 / rows);
       const dKappa = tf.neg(tf.sum(tf.mul(dU, inputs.rates), 1, true));

@@ -234,7 +234,10 @@ export class RlPolicy {
     return out;
   }
 
-  /** The allowed action with the highest advantage in `out` at row `r` (mask row from `mask`). */
+  /**
+   * The valid action with the highest advantage in `out` at row `r` among those the max daily change allows after
+   * `prevPrice`.
+   */
   private greedy(model: ProductModel, out: Float32Array, r: number, prevPrice: number | null): number {
     const a = model.actionCount;
     const base = r * (a + 1) + 1;

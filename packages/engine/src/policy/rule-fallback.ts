@@ -1,6 +1,6 @@
 import { allowedRange } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
-import { buildProblem } from "../problem/problem-setup.js";
+import { problemFromRates } from "../problem/problem-setup.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import type { ProductSetup } from "./training-input.js";
@@ -15,9 +15,8 @@ export class RuleFallback {
   readonly policy: ProductPolicy;
 
   constructor(setup: ProductSetup, rates: Float32Array, params: RuleParams) {
-    const n = setup.prices.length;
     this.params = params;
-    this.problem = buildProblem(setup, (day, price) => rates[day * n + setup.prices.indexOf(price)] ?? 0);
+    this.problem = problemFromRates(setup, rates);
     this.policy = rulePolicy(this.problem, params);
   }
 

@@ -1,6 +1,6 @@
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
-import { buildProblem } from "../problem/problem-setup.js";
+import { buildProblem, problemFromRates } from "../problem/problem-setup.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import type { RlPolicy } from "./rl-policy.js";
@@ -130,8 +130,7 @@ export function safePolicyImprovement(
   for (const m of policy.products) {
     const id = m.setup.productId;
     const data = byId.get(id);
-    const n = m.setup.prices.length;
-    const fitted = buildProblem(m.setup, (day, price) => m.rates[day * n + m.setup.prices.indexOf(price)]!);
+    const fitted = problemFromRates(m.setup, m.rates);
     const rl = policy.productPolicy(id);
     const params = data?.ruleParams;
     const u = data?.demandUncertainty;

@@ -38,6 +38,15 @@ export function buildProblem(
   };
 }
 
+/**
+ * A problem whose demand is already a table on its own grid, `rates[day * prices + priceIndex]` (a policy's fitted
+ * model). A missing entry fails `buildProblem`'s rate check rather than reading as zero demand.
+ */
+export function problemFromRates(setup: ProblemSetup, rates: ArrayLike<number>): PricingProblem {
+  const n = setup.prices.length;
+  return buildProblem(setup, (day, price) => rates[day * n + setup.prices.indexOf(price)] ?? Number.NaN);
+}
+
 function validateSetup(s: ProblemSetup): void {
   const fail = (why: string): never => {
     throw new Error(`invalid pricing problem for ${s.productId}: ${why}`);
