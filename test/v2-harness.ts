@@ -25,6 +25,8 @@ export interface V2Harness {
   server: RunningServer;
   /** A second runtime over the server's context, as the in-process schedule uses. */
   runtime: PricingRuntime;
+  /** The runtime behind the server's routes (its training coordinator holds the HTTP trainings). */
+  served: PricingRuntime;
   dataDir: string;
   url: string;
   /** Sets the injected clock (server, auth and batch all read it). */
@@ -58,18 +60,22 @@ export async function startV2Harness(
   let now = Date.parse(startIso);
   const clock = () => new Date(now);
   const config = loadConfig({}, { dataDir, port: 0, logLevel: "silent" });
+  let served: PricingRuntime | undefined;
   const server = await startServer(config, {
     clock,
     pricing: (ctx, onClose) => {
-      const served = createPricingRuntime(ctx, { env: {}, settings });
-      onClose(() => served.close());
-      return served.service;
+      const built = createPricingRuntime(ctx, { env: {}, settings });
+      onClose(() => built.close());
+      served = built;
+      return built.service;
     },
   });
+  if (!served) throw new Error("the server built no pricing runtime");
   const runtime = createPricingRuntime(server.ctx, { env: {}, settings });
   const h: V2Harness = {
     server,
     runtime,
+    served,
     dataDir,
     url: server.url,
     setNow(iso) {

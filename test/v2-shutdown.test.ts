@@ -12,13 +12,14 @@ describe("closing the server during a training", () => {
     try {
       await h.seedCompany("long", { products: 3 });
       const token = await h.token(await h.partner(["long"]));
-      const train = h
-        .post("/public/v1/v2/model/train", token, { company_id: "long" })
-        .then(async (res) => ({
-          status: res.status,
-          body: (await res.json()) as { error: { code: string } },
-        }));
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const train = h.post("/public/v1/v2/model/train", token, { company_id: "long" }).then(async (res) => ({
+        status: res.status,
+        body: (await res.json()) as { error: { code: string } },
+      }));
+      for (let i = 0; i < 600 && !h.served.training.isTraining("long"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(h.served.training.isTraining("long")).toBe(true);
 
       const t0 = performance.now();
       await h.server.close();
