@@ -3,14 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import {
-  createDefaultPricingService,
-  loadConfig,
-  type RunningServer,
-  runCli,
-  startServer,
-} from "@pricing/server";
+import { createDefaultPricingService, loadConfig, type RunningServer, startServer } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliOk } from "./http-harness.js";
 
 // The partner example script, run as a partner would (a child process, keys from the environment), against the
 // real server with a company that has products but no persisted run yet.
@@ -29,16 +24,8 @@ let dataDir: string;
 let server: RunningServer;
 let keys: { access_key: string; secret_key: string; partner_id: string };
 
-async function pricing(...args: string[]): Promise<Record<string, unknown>> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, "--data-dir", dataDir, "--json"], {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    env: {},
-  });
-  if (code !== 0) throw new Error(`pricing ${args.join(" ")} exited ${code}: ${err.join("")}`);
-  return JSON.parse(out.join("")) as Record<string, unknown>;
-}
+/** The operator CLI, in-process, on the server's data dir. */
+const pricing = (...args: string[]) => cliOk(dataDir, ...args);
 
 async function runExample(env: Record<string, string>) {
   try {

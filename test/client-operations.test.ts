@@ -7,11 +7,11 @@ import {
   demoScenario,
   loadConfig,
   type RunningServer,
-  runCli,
   seedCompanyFromMarket,
   startServer,
 } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliOk } from "./http-harness.js";
 
 // Every client method against the real server and its V2 services, with a company seeded from a synthetic market.
 // Training budgets are tiny: this is about the client's calls, not the policy's quality.
@@ -24,16 +24,8 @@ let server: RunningServer;
 let client: PricingClient;
 let closeRuntime: () => void = () => undefined;
 
-async function pricing(...args: string[]): Promise<Record<string, unknown>> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, "--data-dir", dataDir, "--json"], {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    env: {},
-  });
-  if (code !== 0) throw new Error(`pricing ${args.join(" ")} exited ${code}: ${err.join("")}`);
-  return JSON.parse(out.join("")) as Record<string, unknown>;
-}
+/** The operator CLI, in-process, on the server's data dir. */
+const pricing = (...args: string[]) => cliOk(dataDir, ...args);
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pricing-client-ops-"));

@@ -2,14 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type FetchLike, PricingClient } from "@pricing/client";
-import {
-  createDefaultPricingService,
-  loadConfig,
-  type RunningServer,
-  runCli,
-  startServer,
-} from "@pricing/server";
+import { createDefaultPricingService, loadConfig, type RunningServer, startServer } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliOk } from "./http-harness.js";
 
 // Acceptance tests of issue 7 against the real server: loopback port, SQLite file in a temp data dir, partners
 // and companies created with the server's own CLI code. The server's clock and the client's clock are both
@@ -27,17 +22,8 @@ interface Keys {
   secret_key: string;
 }
 
-/** The operator CLI, in-process, on the server's data dir; returns its --json document. */
-async function pricing(...args: string[]): Promise<Record<string, unknown>> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, "--data-dir", dataDir, "--json"], {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    env: {},
-  });
-  if (code !== 0) throw new Error(`pricing ${args.join(" ")} exited ${code}: ${err.join("")}`);
-  return JSON.parse(out.join("")) as Record<string, unknown>;
-}
+/** The operator CLI, in-process, on the server's data dir. */
+const pricing = (...args: string[]) => cliOk(dataDir, ...args);
 
 async function newPartner(name: string): Promise<Keys> {
   const keys = (await pricing("partner", "create", "--name", name)) as unknown as Keys;

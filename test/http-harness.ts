@@ -46,6 +46,13 @@ export async function cliWithEnv(
   return { code, stdout, stderr, json };
 }
 
+/** `cli` for set-up steps that must succeed: throws with the CLI's stderr otherwise, returns its JSON document. */
+export async function cliOk(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const result = await cli(dataDir, ...args);
+  if (result.code !== 0) throw new Error(`pricing ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  return result.json as Record<string, unknown>;
+}
+
 export interface Harness extends App {
   dataDir: string;
   /** Every JSON log line the server wrote. */
