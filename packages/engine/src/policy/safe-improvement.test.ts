@@ -149,16 +149,9 @@ describe("safe policy improvement over the rule", () => {
       expect(loaded.usesRule("rich")).toBe(false);
       const flatProblem = problemFromFitted(loaded, "flat");
       const rule = rulePolicy(flatProblem, rules.get("flat")!);
-      const plan = loaded.recommend({
-        today: START,
-        products: [
-          { productId: "flat", stock: null, lastPrice: null },
-          { productId: "rich", stock: null, lastPrice: null },
-        ],
-      });
-      const flatPlan = plan.filter((p) => p.productId === "flat");
-      expect(flatPlan).toHaveLength(14);
-      expect(flatPlan.map((p) => p.priceIndex)).toEqual(flatPlan.map((_, day) => rule(day, Infinity, -1)));
+      const decideFlat = loaded.decider(loaded.productIndex("flat"));
+      const flatPlan = Array.from({ length: 14 }, (_, day) => decideFlat(day, Infinity, null));
+      expect(flatPlan).toEqual(flatPlan.map((_, day) => rule(day, Infinity, -1)));
       const states = loaded.priceStates({
         product: Int32Array.from([0, 0, 1]),
         day: Int32Array.from([0, 5, 5]),

@@ -1,7 +1,6 @@
-import { loadPolicyArtifact, type RlPolicy } from "@pricing/engine";
+import { type ActivePolicy, loadPolicyArtifact, type RlPolicy } from "@pricing/engine";
 import type { ModelReport } from "@pricing/http-adapter";
 import type { ActiveResolution, PolicyStore, SlotReport } from "@pricing/policy-store";
-import type { ActivePolicy } from "./recommendation-plan.js";
 
 /** Numeric metrics only: the report's shape is a map of numbers, and the engine leaves unmeasured ones null. */
 export function numericMetrics(metrics: unknown): Record<string, number> {

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, type FittedDemand } from "@pricing/engine";
+import { addDays, daysBetween, type FittedDemand, planPrices } from "@pricing/engine";
 import {
   ApiError,
   type ComputeRequest,
@@ -23,7 +23,6 @@ import { createPolicyResolver, numericMetrics, type PolicyResolver } from "./act
 import { type CompanySnapshot, fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
 import { companyToday } from "./company-today.js";
 import { loadPricingSettings, type PricingSettings, type PricingSettingsInput } from "./pricing-settings.js";
-import { planRecommendations } from "./recommendation-plan.js";
 import { createResponseCache } from "./response-cache.js";
 import { createRunsStore, type NewRun, type RunsStore, toRun } from "./runs-store.js";
 import { createTrainingCoordinator, type TrainingCoordinator } from "./training-coordinator.js";
@@ -116,8 +115,9 @@ export function createPricingRuntime(
     }
     const { active } = await policies.resolve(row.company_id);
     let fit: FittedDemand | null | undefined;
-    const recommendations = planRecommendations({
-      snapshot,
+    const recommendations = planPrices({
+      today,
+      products: snapshot.products,
       active,
       fit: () => {
         if (fit === undefined) fit = snapshot.history.length > 0 ? fitSnapshot(snapshot).fit : null;

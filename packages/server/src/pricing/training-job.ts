@@ -48,12 +48,12 @@ export function buildTrainingInput(snapshot: CompanySnapshot, settings: PricingS
     );
   }
   const { fit } = fitSnapshot(snapshot);
-  const fitted = snapshot.products.filter((p) => fit.products.has(p.row.product_id));
+  const fitted = snapshot.products.filter((p) => fit.products.has(p.product.product_id));
   if (fitted.length === 0) {
     throw new ApiError("insufficient_history", "No product has usable sales history to fit a demand model.");
   }
   const problems = fitted.map((p) => problemFromFit(fit, p.setup));
-  const refs = Object.fromEntries(fitted.map((p) => [p.row.product_id, p.row.base_price]));
+  const refs = Object.fromEntries(fitted.map((p) => [p.product.product_id, p.product.base_price]));
   const products = trainingDataFromProblems(problems, refs).map((data, i) => {
     const rule = fitted[i]!.ruleParams;
     const fittedProduct = fit.products.get(data.setup.productId);
