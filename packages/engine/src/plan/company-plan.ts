@@ -1,5 +1,5 @@
 import type { FittedDemand } from "../demand/fit-demand.js";
-import { addDays, daysBetween } from "../market/calendar.js";
+import { addDays, daysBetween, weekdayOf } from "../market/calendar.js";
 import { roundCents } from "../market/price-grid.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { boundPrice, expectedUnitsOn, ruleDay, ruleRawPrice } from "./day-price.js";
@@ -50,7 +50,8 @@ interface Lane {
   readonly state: ProductState;
   /** The policy's product index, when the policy prices it. */
   readonly policyIndex: number | undefined;
-  readonly seasonLast: string;
+  /** Days from today to the last day the rule paces stock over. */
+  readonly lastDay: number;
   stock: number;
   prev: number | null;
   selling: boolean;
@@ -67,10 +68,12 @@ const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 export function planPrices(input: PlanInput): PlannedPrice[] {
   const { today, startDate, endDate, active, fit } = input;
   const policy = active.policy !== null && today >= active.policy.startDate ? active.policy : null;
-  const lanes: Lane[] = input.products.map((state) => ({
+  // Lanes in product-id order, days outermost: the rows come out sorted by date, then product id.
+  const sorted = [...input.products].sort((a, b) => (a.product.product_id < b.product.product_id ? -1 : 1));
+  const lanes: Lane[] = sorted.map((state) => ({
     state,
     policyIndex: policy?.findProduct(state.product.product_id),
-    seasonLast: seasonLastDay(state, today),
+    lastDay: daysBetween(today, seasonLastDay(state, today)),
     stock: state.stock === null ? Number.POSITIVE_INFINITY : Math.max(0, state.stock),
     prev: state.lastPrice,
     selling: true,
@@ -78,17 +81,22 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   const out: PlannedPrice[] = [];
   const days = daysBetween(today, endDate);
   const picks = new Int32Array(lanes.length);
-  const policyDays = new Int32Array(lanes.length);
+  const policyStart = policy === null ? 0 : daysBetween(policy.startDate, today);
   for (let t = 0; t <= days; t++) {
     const date = addDays(today, t);
+    const weekday = weekdayOf(date);
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
     picks.fill(-1);
-    if (policy !== null) pickWithPolicy(policy, lanes, date, picks, policyDays);
+    if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
     lanes.forEach((lane, k) => {
       if (!lane.selling) return;
       const { state } = lane;
       const stock = lane.stock;
-      const rule = boundPrice(state, ruleRawPrice(state, ruleDay(date, lane.seasonLast), stock), lane.prev);
+      const rule = boundPrice(
+        state,
+        ruleRawPrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
+        lane.prev,
+      );
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
       let price = rule;
@@ -99,7 +107,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
         units =
           price === chosen
-            ? learned.expectedUnits(lane.policyIndex, policyDays[k] ?? 0, pick, stock)
+            ? learned.expectedUnits(lane.policyIndex, policyStart + t, pick, stock)
             : expectedUnitsOn(state, fit, date, price, stock);
       } else {
         units = expectedUnitsOn(state, fit, date, price, stock);
@@ -122,27 +130,18 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       lane.prev = price;
     });
   }
-  out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.product_id < b.product_id ? -1 : 1));
   return out;
 }
 
 /**
- * The policy's grid index for every selling lane it covers on `date` (left -1 elsewhere, and where it chose not
- * to sell: the rule prices those), in one batched forward pass; `policyDays` gets the policy's day index.
+ * The policy's grid index for every selling lane it covers on its day `day` (left -1 elsewhere, and where it chose
+ * not to sell: the rule prices those), in one batched forward pass.
  */
-function pickWithPolicy(
-  policy: RlPolicy,
-  lanes: readonly Lane[],
-  date: string,
-  picks: Int32Array,
-  policyDays: Int32Array,
-): void {
+function pickWithPolicy(policy: RlPolicy, lanes: readonly Lane[], day: number, picks: Int32Array): void {
   const rows: number[] = [];
   lanes.forEach((lane, k) => {
     if (!lane.selling || lane.policyIndex === undefined) return;
-    const day = policy.dayOf(lane.policyIndex, date);
-    if (day === undefined) return;
-    policyDays[k] = day;
+    if (day < 0 || day >= policy.horizonOf(lane.policyIndex)) return;
     rows.push(k);
   });
   if (rows.length === 0) return;
@@ -156,7 +155,7 @@ function pickWithPolicy(
     const lane = lanes[k];
     if (lane === undefined || lane.policyIndex === undefined) return;
     batch.product[r] = lane.policyIndex;
-    batch.day[r] = policyDays[k] ?? 0;
+    batch.day[r] = day;
     batch.stock[r] = lane.stock;
     batch.prevPrice[r] = lane.prev ?? Number.NaN;
   });

@@ -1,6 +1,6 @@
 import type { FittedDemand } from "../demand/fit-demand.js";
 import { demandPmf, expectedCapped } from "../demand/sales-distribution.js";
-import { daysBetween, weekdayOf } from "../market/calendar.js";
+import { weekdayOf } from "../market/calendar.js";
 import { roundCents } from "../market/price-grid.js";
 import { rulePrice } from "../rule/rule-price.js";
 import type { ProductState } from "./product-state.js";
@@ -11,12 +11,12 @@ export interface RuleDay {
   readonly remainingWeekdays: readonly number[];
 }
 
-export function ruleDay(date: string, seasonLast: string): RuleDay {
+/** The rule's view of a day of weekday `weekday` (Monday = 0) with `daysLeft` selling days from it, it included. */
+export function ruleDay(weekday: number, daysLeft: number): RuleDay {
   const counts = [0, 0, 0, 0, 0, 0, 0];
-  const n = Math.max(0, daysBetween(date, seasonLast) + 1);
-  const start = weekdayOf(date);
-  for (let k = 0; k < 7; k++) counts[(start + k) % 7] = Math.floor(n / 7) + (k < n % 7 ? 1 : 0);
-  return { weekday: start, remainingWeekdays: counts };
+  const n = Math.max(0, daysLeft);
+  for (let k = 0; k < 7; k++) counts[(weekday + k) % 7] = Math.floor(n / 7) + (k < n % 7 ? 1 : 0);
+  return { weekday, remainingWeekdays: counts };
 }
 
 /** The rule's price (currency units, inside the guardrails) with `stock` left (Infinity when unlimited). */

@@ -1,4 +1,4 @@
-import { addDays } from "../market/calendar.js";
+import { addDays, daysBetween, weekdayOf } from "../market/calendar.js";
 import { nearestAllowedIndex } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import type { ActivePolicy } from "./company-plan.js";
@@ -31,7 +31,7 @@ export function planPolicy(input: PlanPolicyInput): ProductPolicy {
       const date = addDays(problem.startDate, t);
       d = {
         date,
-        rule: ruleDay(date, seasonLastDay(state, date)),
+        rule: ruleDay(weekdayOf(date), daysBetween(date, seasonLastDay(state, date)) + 1),
         policyDay:
           policy !== null && index !== undefined && date >= policy.startDate
             ? policy.dayOf(index, date)

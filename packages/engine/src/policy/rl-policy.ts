@@ -165,6 +165,11 @@ export class RlPolicy {
     return t >= 0 && t < model.setup.horizon ? t : undefined;
   }
 
+  /** Days product `i` is priced for from the start date. */
+  horizonOf(i: number): number {
+    return this.modelAt(i).setup.horizon;
+  }
+
   /** The product's price at grid index `priceIndex` (currency units); null for -1 (no sale). */
   priceAt(i: number, priceIndex: number): number | null {
     return this.modelAt(i).setup.prices[priceIndex] ?? null;
