@@ -65,7 +65,7 @@ describe("catalogGrid", () => {
 
   it("rejects inverted guardrails", () => {
     expect(() => catalogGrid({ basePrice: 10, minPrice: 12, maxPrice: 11, maxDailyChange: null })).toThrow(
-      /min_price/,
+      /min above max/,
     );
   });
 });

@@ -42,9 +42,8 @@ export interface CatalogPrices {
  */
 export function catalogGrid(product: CatalogPrices): number[] {
   const { basePrice: base, minPrice, maxPrice } = product;
-  if (!(base > 0) || !(minPrice > 0) || minPrice > maxPrice) {
-    throw new RangeError("a price grid needs 0 < min_price <= max_price and a positive base price");
-  }
+  if (minPrice > maxPrice) throw new RangeError("price grid min above max");
+  if (!(base > 0) || !(minPrice > 0)) throw new RangeError("price grid needs positive base and min prices");
   const step = CATALOG_GRID_STEP * base;
   const anchor = Math.min(maxPrice, Math.max(minPrice, base));
   const raw = [minPrice, maxPrice, anchor];
