@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expectError, startAdapterApp, tokens } from "../test-support/adapter-app.js";
+import { documentedErrors, expectError, startAdapterApp, tokens } from "../test-support/adapter-app.js";
+import { READY_ERROR_CODES } from "./health.js";
 
 describe("GET /healthz", () => {
   it("200 {status: ok} without a token, with a request id, whatever readiness says", async () => {
@@ -36,21 +37,31 @@ describe("GET /readyz", () => {
     expect(checks).toBe(1);
   });
 
-  it("503 unavailable with Retry-After when the check says no or throws, revealing nothing of why", async () => {
-    const { app: notReady } = await startAdapterApp({ readiness: async () => false });
-    const refused = await notReady.inject({ url: "/readyz" });
-    expect(expectError(refused, 503, "unavailable").message).toBe("The service is not ready.");
-    expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+  describe("errors", () => {
+    const errors = documentedErrors(READY_ERROR_CODES);
 
-    const { app: failing } = await startAdapterApp({
-      readiness: async () => {
-        throw new Error("connect ECONNREFUSED 10.0.0.5:5432");
+    errors.it(
+      "unavailable",
+      "the check says no or throws, with Retry-After, revealing nothing of why",
+      async () => {
+        const { app: notReady } = await startAdapterApp({ readiness: async () => false });
+        const refused = await notReady.inject({ url: "/readyz" });
+        expect(expectError(refused, 503, "unavailable").message).toBe("The service is not ready.");
+        expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+
+        const { app: failing } = await startAdapterApp({
+          readiness: async () => {
+            throw new Error("connect ECONNREFUSED 10.0.0.5:5432");
+          },
+        });
+        const broken = await failing.inject({ url: "/readyz" });
+        expect(expectError(broken, 503, "unavailable").message).toBe("The service is not ready.");
+        expect(Number(broken.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+        expect(broken.body).not.toMatch(/ECONNREFUSED|5432/);
       },
-    });
-    const broken = await failing.inject({ url: "/readyz" });
-    expect(expectError(broken, 503, "unavailable").message).toBe("The service is not ready.");
-    expect(Number(broken.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-    expect(broken.body).not.toMatch(/ECONNREFUSED|5432/);
+    );
+
+    errors.itCoversEveryDocumentedCode();
   });
 
   it("is kept out of the OpenAPI document, like /healthz", async () => {
