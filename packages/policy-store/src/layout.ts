@@ -1,4 +1,4 @@
-import { PolicyStoreError } from "./errors.js";
+import { assertCompanyId } from "./company-id.js";
 
 /**
  * Object keys of the policy store. Company ids are arbitrary strings (1..200 chars), so they are encoded
@@ -7,9 +7,7 @@ import { PolicyStoreError } from "./errors.js";
 const PASS = /[A-Za-z0-9_-]/;
 
 export function encodeCompany(companyId: string): string {
-  if (typeof companyId !== "string" || companyId.length === 0 || companyId.length > 200) {
-    throw new PolicyStoreError("invalid_input", "company id must be a string of 1 to 200 characters");
-  }
+  assertCompanyId(companyId);
   let out = "";
   for (const ch of companyId) {
     if (PASS.test(ch)) out += ch;
