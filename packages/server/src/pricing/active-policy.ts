@@ -29,7 +29,9 @@ export function toModelReport(report: ActiveReport): ModelReport {
     model_id: report.model_id,
     latest: report.latest === null ? null : slot(report.latest),
     approved:
-      report.approved === null ? null : { ...slot(report.approved), approved_at: report.approved.approved_at },
+      report.approved === null
+        ? null
+        : { ...slot(report.approved), approved_at: report.approved.approved_at },
     fallback_reason: report.fallback_reason,
   };
 }
