@@ -54,9 +54,3 @@ export function versionOfKey(key: string): number | null {
   const match = /\/versions\/(\d+)\.json$/.exec(key);
   return match?.[1] === undefined ? null : Number(match[1]);
 }
-
-/** The model id of a key under an artifacts prefix, or null. */
-export function modelIdOfKey(key: string): string | null {
-  const match = /\/artifacts\/(mdl_[0-9A-Z]{26})\//.exec(key);
-  return match?.[1] ?? null;
-}

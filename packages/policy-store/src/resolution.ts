@@ -73,6 +73,9 @@ export interface PolicyResolver<T> {
   close(): void;
 }
 
+/** What a failed load or verification yields inside `resolveWith` (a loader may legitimately return null). */
+const FAILED = Symbol("failed");
+
 /** The active source given a loader: one implementation of the rule for every caller. */
 export type ResolveWith = <T>(
   companyId: string,
@@ -153,8 +156,6 @@ export function createResolveWith(slots: Slots, artifacts: Artifacts): ResolveWi
     return { active, report };
   };
 }
-
-const FAILED = Symbol("failed");
 
 export function createPolicyResolver<T>(
   resolveWith: ResolveWith,

@@ -11,7 +11,7 @@ export interface SlotChange {
 /** Rounds a compare-and-set may lose to concurrent writers before giving up with `contention`. */
 const MAX_CAS_ATTEMPTS = 500;
 
-export function emptySlots(companyId: string): SlotState {
+function emptySlots(companyId: string): SlotState {
   return {
     company_id: companyId,
     revision: 0,
