@@ -1,4 +1,4 @@
-import { addDays, daysBetween, type FittedDemand } from "@pricing/engine";
+import { addDays, daysBetween, type FittedDemand, type RlPolicy } from "@pricing/engine";
 import {
   ApiError,
   type ComputeRequest,
@@ -15,11 +15,12 @@ import {
   createPolicyStore,
   isPolicyStoreError,
   ModelIdStaleError,
+  type PolicyResolver,
   type PolicyStore,
 } from "@pricing/policy-store";
 import type { CompanyRow, RunRow } from "../db/schema.js";
 import type { ServerContext } from "../server-context.js";
-import { createPolicyResolver, numericMetrics, type PolicyResolver } from "./active-policy.js";
+import { createPolicyResolver, numericMetrics, toModelReport } from "./active-policy.js";
 import { type CompanySnapshot, fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
 import { companyToday } from "./company-today.js";
 import { loadPricingSettings, type PricingSettings, type PricingSettingsInput } from "./pricing-settings.js";
@@ -55,7 +56,7 @@ export interface PricingRuntime {
   settings: PricingSettings;
   store: PolicyStore;
   runs: RunsStore;
-  policies: PolicyResolver;
+  policies: PolicyResolver<RlPolicy>;
   training: TrainingCoordinator;
   service: PricingService;
   /** Company row or 404 `company_not_found`. */
@@ -174,7 +175,7 @@ export function createPricingRuntime(
   }
 
   async function modelReport(companyId: string): Promise<ModelReport> {
-    return (await policies.resolve(companyId)).report;
+    return toModelReport((await policies.resolve(companyId)).report);
   }
 
   async function trainCompany(
@@ -193,7 +194,7 @@ export function createPricingRuntime(
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({
         companyId,
-        manifest: (ids) => ({ ...artifact.manifest, modelId: ids.model_id }),
+        manifest: artifact.manifest,
         weights: artifact.weights,
       });
       const committed = await store.commitTraining({ companyId, modelId: saved.model_id, autoApprove });
@@ -296,7 +297,7 @@ export function createPricingRuntime(
     modelReport,
     close() {
       training.abortAll();
-      policies.dispose();
+      policies.close();
     },
   };
 }
