@@ -206,14 +206,18 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type PricingSettings = Config["pricing"];
 export type PricingSettingsInput = NonNullable<ConfigInput["pricing"]>;
 
+/** Where a setting's value sits in `Config`, dotted: `port`, `pricing.runsKeep`. */
+export type SettingPath = keyof typeof serverSettings | `pricing.${keyof typeof pricingSettings}`;
+
 export interface ConfigSetting extends SettingSpec {
-  /** Where the value sits in `Config`, dotted: `port`, `pricing.runsKeep`. */
-  path: string;
+  path: SettingPath;
 }
 
 export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
-  ...Object.entries(serverSettings).map(([key, s]): ConfigSetting => ({ ...s, path: key })),
-  ...Object.entries(pricingSettings).map(([key, s]): ConfigSetting => ({ ...s, path: `pricing.${key}` })),
+  ...Object.entries(serverSettings).map(([key, s]): ConfigSetting => ({ ...s, path: key as SettingPath })),
+  ...Object.entries(pricingSettings).map(
+    ([key, s]): ConfigSetting => ({ ...s, path: `pricing.${key}` as SettingPath }),
+  ),
 ];
 
 export interface LoadConfigOptions {

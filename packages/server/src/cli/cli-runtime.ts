@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { CONFIG_SETTINGS, type Config, loadConfig } from "../config.js";
+import { CONFIG_SETTINGS, type Config, loadConfig, type SettingPath } from "../config.js";
 import { createServerContext, type ServerContext } from "../server-context.js";
 
 /** A failure the operator caused or can fix; printed without a stack trace. */
@@ -40,7 +40,7 @@ export interface GlobalOptions {
  * The option of a setting that declares a flag (`--port <port>` for `port`): a command adding it lets the flag
  * override the setting's variable, with the setting's description as its help.
  */
-export function settingOption(path: string): Option {
+export function settingOption(path: SettingPath): Option {
   const setting = CONFIG_SETTINGS.find((s) => s.path === path);
   if (setting?.flag === undefined) throw new Error(`no setting "${path}" with a CLI flag`);
   return new Option(setting.flag, `${setting.description} (overrides ${setting.env})`);
