@@ -213,6 +213,7 @@ export interface ConfigSetting extends SettingSpec {
   path: SettingPath;
 }
 
+/** Every setting, server ones first, in the README table's order. */
 export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
   ...Object.entries(serverSettings).map(([key, s]): ConfigSetting => ({ ...s, path: key as SettingPath })),
   ...Object.entries(pricingSettings).map(
@@ -249,8 +250,13 @@ function setAt(target: Record<string, unknown>, path: string, value: unknown): v
   node[last] = value;
 }
 
+/** `--port` of `--port <port>`. */
+function longFlag(setting: ConfigSetting): string | undefined {
+  return setting.flag?.split(" ")[0];
+}
+
 function sourcesOf(setting: ConfigSetting): string {
-  return [setting.env, setting.flag?.split(" ")[0]].filter((s) => s !== undefined).join(", ");
+  return [setting.env, longFlag(setting)].filter((s) => s !== undefined).join(", ");
 }
 
 function configError(setting: ConfigSetting | undefined, path: string, message: string): Error {
@@ -265,7 +271,11 @@ function textOf(value: string | undefined): string | undefined {
 }
 
 /** The setting's variable, else its first deprecated name that is set (with a warning naming the replacement). */
-function envText(setting: ConfigSetting, env: NodeJS.ProcessEnv, warn: (message: string) => void) {
+function envText(
+  setting: ConfigSetting,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): string | undefined {
   const current = textOf(env[setting.env]);
   let text = current;
   for (const old of setting.deprecatedEnv ?? []) {
@@ -315,9 +325,10 @@ export function loadConfig(
   const warn =
     options.warn ?? ((message: string) => process.emitWarning(message, { type: "DeprecationWarning" }));
   return parseConfig((setting) => {
+    // Read first, so that a deprecated name warns even where a flag or an override wins.
     const text = envText(setting, env, warn);
-    const flagText =
-      setting.flag === undefined ? undefined : options.flags?.[setting.flag.split(" ")[0] ?? ""];
+    const flag = longFlag(setting);
+    const flagText = flag === undefined ? undefined : options.flags?.[flag];
     const override = valueAt(overrides, setting.path);
     if (override !== undefined) return override;
     if (flagText !== undefined) return fromText(setting, flagText);

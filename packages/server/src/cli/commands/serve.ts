@@ -5,9 +5,7 @@ import { untilSignal } from "../serving.js";
 export function registerServeCommand(program: Command, cli: CliRuntime): void {
   program
     .command("serve")
-    .description(
-      "Run the API server (PRICING_JWT_SECRET, PUBLIC_API_CORS_ORIGINS and others from the environment)",
-    )
+    .description("Run the API server (settings from the environment: the README's Configuration table)")
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))
     .action(async (_opts: unknown, cmd: Command) => {
