@@ -34,7 +34,6 @@ beforeAll(async () => {
     clock: () => new Date(`${TODAY}T03:00:00Z`),
     pricing: (ctx) => {
       const runtime = createPricingRuntime(ctx, {
-        env: {},
         settings: { trainSeconds: 1.5, trainHorizonDays: 21, runDays: 14 },
       });
       closeRuntime = () => runtime.close();

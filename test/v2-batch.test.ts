@@ -148,7 +148,6 @@ describe("nightly batch in-process", () => {
   it("keeps one nightly run per company and day across restarts, and only the newest PRICING_RUNS_KEEP runs", async () => {
     // A restarted server (a fresh runtime over the same database) finds the day's run and adds none.
     const restarted = createPricingRuntime(h.server.ctx, {
-      env: {},
       settings: { ...TEST_SETTINGS, runsKeep: 3 },
     });
     const again = await runNightlyBatch(h.server.ctx, restarted, {
@@ -176,7 +175,7 @@ describe("nightly batch in-process", () => {
 
   it("catches up a missed batch once when the server starts after the scheduled time", async () => {
     h.setNow("2026-03-14T05:00:00Z");
-    const runtime = createPricingRuntime(h.server.ctx, { env: {}, settings: TEST_SETTINGS });
+    const runtime = createPricingRuntime(h.server.ctx, { settings: TEST_SETTINGS });
     const caught = await new Promise<string>((resolve) => {
       const scheduler = startBatchScheduler(h.server.ctx, runtime, (report) => {
         scheduler.stop();
@@ -199,7 +198,6 @@ describe("nightly batch in-process", () => {
 
   it("runs on its cron schedule in-process", async () => {
     const runtime = createPricingRuntime(h.server.ctx, {
-      env: {},
       settings: { ...TEST_SETTINGS, batchCron: "* * * * * *" },
     });
     const done = new Promise<string>((resolve) => {

@@ -18,12 +18,12 @@ import {
   type PolicyResolver,
   type PolicyStore,
 } from "@pricing/policy-store";
+import { overrideConfig, type PricingSettings, type PricingSettingsInput } from "../config.js";
 import type { CompanyRow, RunRow } from "../db/schema.js";
 import type { ServerContext } from "../server-context.js";
 import { createPolicyResolver, numericMetrics, toModelReport } from "./active-policy.js";
 import { type CompanySnapshot, fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
 import { companyToday } from "./company-today.js";
-import { loadPricingSettings, type PricingSettings, type PricingSettingsInput } from "./pricing-settings.js";
 import { planRecommendations } from "./recommendation-plan.js";
 import { createResponseCache } from "./response-cache.js";
 import { createRunsStore, type NewRun, type RunsStore, toRun } from "./runs-store.js";
@@ -31,8 +31,8 @@ import { createTrainingCoordinator, type TrainingCoordinator } from "./training-
 import { buildTrainingInput } from "./training-job.js";
 
 export interface PricingRuntimeOptions {
+  /** On top of the context's `config.pricing`, validated by the same schema (tests shorten the budgets). */
   settings?: PricingSettingsInput;
-  env?: NodeJS.ProcessEnv;
   /** Default: a folder store at `settings.artifactsDir`. */
   store?: PolicyStore;
 }
@@ -83,7 +83,9 @@ export function createPricingRuntime(
   ctx: ServerContext,
   options: PricingRuntimeOptions = {},
 ): PricingRuntime {
-  const settings = loadPricingSettings(ctx.config, options.env, options.settings);
+  const settings = options.settings
+    ? overrideConfig(ctx.config, { pricing: options.settings }).pricing
+    : ctx.config.pricing;
   const store = options.store ?? createPolicyStore({ root: settings.artifactsDir, clock: ctx.clock });
   const runs = createRunsStore(ctx.db);
   const policies = createPolicyResolver(store);
