@@ -176,13 +176,10 @@ describe("nightly batch in-process", () => {
   it("catches up a missed batch once when the server starts after the scheduled time", async () => {
     h.setNow("2026-03-14T05:00:00Z");
     const runtime = createPricingRuntime(h.server.ctx, { settings: TEST_SETTINGS });
-    const caught = await new Promise<string>((resolve) => {
-      const scheduler = startBatchScheduler(h.server.ctx, runtime, (report) => {
-        scheduler.stop();
-        resolve(report.trigger);
-      });
-    });
-    expect(caught).toBe("catch_up");
+    const scheduler = startBatchScheduler(h.server.ctx, runtime);
+    const caught = await scheduler.caughtUp;
+    scheduler.stop();
+    expect(caught?.trigger).toBe("catch_up");
     const latest = (await batchStatus(h.server.ctx, 1)).batches[0];
     expect(latest?.outcomes.find((o) => o.company_id === "auckland")).toMatchObject({
       as_of: "2026-03-14",
@@ -190,7 +187,7 @@ describe("nightly batch in-process", () => {
     });
     // A second start finds the batch done since 02:00 and does not run it again.
     const again = startBatchScheduler(h.server.ctx, runtime);
-    await new Promise((r) => setTimeout(r, 300));
+    expect(await again.caughtUp).toBeNull();
     again.stop();
     expect((await batchStatus(h.server.ctx, 1)).batches[0]?.batch_id).toBe(latest?.batch_id);
     runtime.close();

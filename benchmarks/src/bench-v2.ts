@@ -18,7 +18,7 @@ import {
   runNightlyBatch,
   seedCompanyFromMarket,
 } from "@pricing/server";
-import type { BenchFixture, Section, SectionResult } from "./bench-http.js";
+import type { BenchFixture, Section, SectionResult } from "./http-section.js";
 import { type LoadResult, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
 
