@@ -12,6 +12,7 @@ import {
 } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliOk } from "./http-harness.js";
+import { waitFor } from "./wait-for.js";
 
 // Every client method against the real server and its V2 services, with a company seeded from a synthetic market.
 // Training budgets are tiny: this is about the client's calls, not the policy's quality.
@@ -34,7 +35,6 @@ beforeAll(async () => {
     clock: () => new Date(`${TODAY}T03:00:00Z`),
     pricing: (ctx) => {
       const runtime = createPricingRuntime(ctx, {
-        env: {},
         settings: { trainSeconds: 1.5, trainHorizonDays: 21, runDays: 14 },
       });
       closeRuntime = () => runtime.close();
@@ -134,6 +134,8 @@ describe("one method per operation, against the real V2 services", () => {
   });
 
   it("gives up on a train at its deadline; the server's training_in_progress carries Retry-After", async () => {
+    const latestVersion = async () => (await client.getModel({ company_id: COMPANY })).latest?.version ?? 0;
+    const before = await latestVersion();
     const started = performance.now();
     const error = await client
       .trainModel({ company_id: COMPANY }, { timeoutMs: 200 })
@@ -148,14 +150,11 @@ describe("one method per operation, against the real V2 services", () => {
     expect((busy as ApiError).retryAfterSeconds).toBeGreaterThan(0);
 
     // Wait for the abandoned train to land as the new latest, so that the server is idle when it is closed.
-    const before = (await client.getModel({ company_id: COMPANY })).latest?.version ?? 0;
-    const deadline = performance.now() + 30_000;
-    let latest = before;
-    while (latest === before && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      latest = (await client.getModel({ company_id: COMPANY })).latest?.version ?? 0;
-    }
-    expect(latest).toBe(before + 1);
+    await waitFor(async () => (await latestVersion()) !== before, {
+      what: "the abandoned training's model",
+      intervalMs: 200,
+    });
+    expect(await latestVersion()).toBe(before + 1);
   });
 
   it("cancels a call from the caller's AbortSignal", async () => {

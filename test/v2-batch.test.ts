@@ -148,7 +148,6 @@ describe("nightly batch in-process", () => {
   it("keeps one nightly run per company and day across restarts, and only the newest PRICING_RUNS_KEEP runs", async () => {
     // A restarted server (a fresh runtime over the same database) finds the day's run and adds none.
     const restarted = createPricingRuntime(h.server.ctx, {
-      env: {},
       settings: { ...TEST_SETTINGS, runsKeep: 3 },
     });
     const again = await runNightlyBatch(h.server.ctx, restarted, {
@@ -176,14 +175,11 @@ describe("nightly batch in-process", () => {
 
   it("catches up a missed batch once when the server starts after the scheduled time", async () => {
     h.setNow("2026-03-14T05:00:00Z");
-    const runtime = createPricingRuntime(h.server.ctx, { env: {}, settings: TEST_SETTINGS });
-    const caught = await new Promise<string>((resolve) => {
-      const scheduler = startBatchScheduler(h.server.ctx, runtime, (report) => {
-        scheduler.stop();
-        resolve(report.trigger);
-      });
-    });
-    expect(caught).toBe("catch_up");
+    const runtime = createPricingRuntime(h.server.ctx, { settings: TEST_SETTINGS });
+    const scheduler = startBatchScheduler(h.server.ctx, runtime);
+    const caught = await scheduler.caughtUp;
+    scheduler.stop();
+    expect(caught?.trigger).toBe("catch_up");
     const latest = (await batchStatus(h.server.ctx, 1)).batches[0];
     expect(latest?.outcomes.find((o) => o.company_id === "auckland")).toMatchObject({
       as_of: "2026-03-14",
@@ -191,7 +187,7 @@ describe("nightly batch in-process", () => {
     });
     // A second start finds the batch done since 02:00 and does not run it again.
     const again = startBatchScheduler(h.server.ctx, runtime);
-    await new Promise((r) => setTimeout(r, 300));
+    expect(await again.caughtUp).toBeNull();
     again.stop();
     expect((await batchStatus(h.server.ctx, 1)).batches[0]?.batch_id).toBe(latest?.batch_id);
     runtime.close();
@@ -199,7 +195,6 @@ describe("nightly batch in-process", () => {
 
   it("runs on its cron schedule in-process", async () => {
     const runtime = createPricingRuntime(h.server.ctx, {
-      env: {},
       settings: { ...TEST_SETTINGS, batchCron: "* * * * * *" },
     });
     const done = new Promise<string>((resolve) => {

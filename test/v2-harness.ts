@@ -64,14 +64,14 @@ export async function startV2Harness(
   const server = await startServer(config, {
     clock,
     pricing: (ctx, onClose) => {
-      const built = createPricingRuntime(ctx, { env: {}, settings });
+      const built = createPricingRuntime(ctx, { settings });
       onClose(() => built.close());
       served = built;
       return built.service;
     },
   });
   if (!served) throw new Error("the server built no pricing runtime");
-  const runtime = createPricingRuntime(server.ctx, { env: {}, settings });
+  const runtime = createPricingRuntime(server.ctx, { settings });
   const h: V2Harness = {
     server,
     runtime,

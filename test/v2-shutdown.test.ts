@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startV2Harness } from "./v2-harness.js";
+import { waitFor } from "./wait-for.js";
 
 describe("closing the server during a training", () => {
   it("aborts the training, answers its request and closes promptly, committing nothing", async () => {
@@ -16,10 +17,7 @@ describe("closing the server during a training", () => {
         status: res.status,
         body: (await res.json()) as { error: { code: string } },
       }));
-      for (let i = 0; i < 600 && !h.served.training.isTraining("long"); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(h.served.training.isTraining("long")).toBe(true);
+      await waitFor(() => h.served.training.isTraining("long"), { what: "the training to hold the slot" });
 
       const t0 = performance.now();
       await h.server.close();

@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startV2Harness, type V2Harness } from "./v2-harness.js";
+import { waitFor } from "./wait-for.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected loosely
 type Json = any;
@@ -37,8 +38,9 @@ async function healthzLatency(): Promise<number> {
 describe("training", () => {
   it("runs one training per company (the second gets 409 with Retry-After) while /healthz keeps answering", async () => {
     const first = h.post(`${V2}/model/train`, token, { company_id: "busy" });
-    // Let the first request take the company's slot and start its worker thread.
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(() => h.served.training.isTraining("busy"), {
+      what: "the first training to hold the slot",
+    });
     const second = await h.post(`${V2}/model/train`, token, { company_id: "busy" });
     expect(second.status).toBe(409);
     const error = (await second.json()) as Json;
@@ -50,10 +52,14 @@ describe("training", () => {
     void first.finally(() => {
       finished = true;
     });
-    while (!finished && latencies.length < 40) {
-      latencies.push(await healthzLatency());
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Sample /healthz until the training answers.
+    await waitFor(
+      async () => {
+        latencies.push(await healthzLatency());
+        return finished;
+      },
+      { what: "the first training to answer", intervalMs: 50 },
+    );
     const trained = await first;
     expect(trained.status).toBe(200);
     expect(latencies.length).toBeGreaterThan(5);
@@ -75,18 +81,14 @@ describe("training", () => {
       body: JSON.stringify({ company_id: "gone", auto_approve: true }),
       signal: controller.signal,
     }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => h.served.training.isTraining("gone"), { what: "the training to hold the slot" });
     controller.abort();
     expect(await aborted).toBeInstanceOf(Error);
-    // The training finishes server-side and commits in one step, or not at all: poll until the slot is free.
-    let next: Response | undefined;
-    for (let i = 0; i < 60; i++) {
-      next = await h.post(`${V2}/model/train`, token, { company_id: "gone" });
-      if (next.status !== 409) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(next?.status).toBe(200);
-    const second = (await next!.json()) as Json;
+    // The training finishes server-side and commits in one step, or not at all, then frees the slot.
+    await waitFor(() => !h.served.training.isTraining("gone"), { what: "the disconnected training to end" });
+    const next = await h.post(`${V2}/model/train`, token, { company_id: "gone" });
+    expect(next.status).toBe(200);
+    const second = (await next.json()) as Json;
     // Both trainings left whole artifacts: the disconnected one auto-approved (version 1), the next is latest.
     const report = (await (await h.get(`${V2}/model?company_id=gone`, token)).json()) as Json;
     expect(report).toMatchObject({ source: "approved", fallback_reason: null });

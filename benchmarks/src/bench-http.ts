@@ -18,30 +18,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createServerContext, issueCredentials, loadConfig, runCli } from "@pricing/server";
 import { batchTable, benchNightlyBatch, v2Sections } from "./bench-v2.js";
-import { type LoadResult, loadGenerator, runLoad } from "./load-generator.js";
+import type { BenchFixture, Section, SectionResult } from "./http-section.js";
+import { loadGenerator, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PARTNERS = 50;
 const COMPANY = "bench-co";
-
-export interface BenchFixture {
-  url: string;
-  dataDir: string;
-  /** One key pair per partner; every partner is mapped to COMPANY. */
-  keys: { access_key: string; secret_key: string }[];
-}
-
-export interface SectionResult extends LoadResult {
-  name: string;
-  target: string;
-  pass: boolean | null;
-}
-
-export interface Section {
-  name: string;
-  run(fixture: BenchFixture, opts: { duration: number; connections: number }): Promise<SectionResult>;
-}
 
 const tokenExchange: Section = {
   name: "POST /public/v1/auth/token",

@@ -18,7 +18,7 @@ import {
   runNightlyBatch,
   seedCompanyFromMarket,
 } from "@pricing/server";
-import type { BenchFixture, Section, SectionResult } from "./bench-http.js";
+import type { BenchFixture, Section, SectionResult } from "./http-section.js";
 import { type LoadResult, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
 
@@ -77,7 +77,7 @@ function prepare(fixture: BenchFixture): Promise<ReadSetup> {
         });
         await ctx.companies.map(partner.partner_id, companyId);
       }
-      const runtime = createPricingRuntime(ctx, { env: {}, settings: { runDays: 30, trainHorizonDays: 30 } });
+      const runtime = createPricingRuntime(ctx, { settings: { runDays: 30, trainHorizonDays: 30 } });
       await runNightlyBatch(ctx, runtime, { trigger: "cli", companyId: READ_COMPANY });
       runtime.close();
     } finally {
@@ -254,7 +254,6 @@ export async function benchNightlyBatch(options: {
     }
     const seedSeconds = (performance.now() - t0) / 1000;
     const runtime = createPricingRuntime(ctx, {
-      env: {},
       settings: {
         runDays: options.days,
         trainHorizonDays: options.days,

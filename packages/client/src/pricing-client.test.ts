@@ -108,10 +108,19 @@ describe("deadlines", () => {
   });
 
   it("rejects with the caller's reason when the caller aborts", async () => {
-    const api = fakeApi(hanging);
+    let reached: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const api = fakeApi((seen) => {
+      reached();
+      return hanging(seen);
+    });
     const controller = new AbortController();
     const pending = client(api.fetchFn).getModel({ company_id: "c1" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("user cancelled")), 5);
+    // Abort once the data request is on the wire, past the token exchange.
+    await inFlight;
+    controller.abort(new Error("user cancelled"));
     await expect(pending).rejects.toThrow("user cancelled");
     await expect(
       client(api.fetchFn).getModel({ company_id: "c1" }, { signal: AbortSignal.abort(new Error("already")) }),

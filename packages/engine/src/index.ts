@@ -78,10 +78,6 @@ export {
   SAFETY_Z,
   safePolicyImprovement,
 } from "./policy/safe-improvement.js";
-export type { TrainArtifactOptions } from "./policy/train-artifact.js";
-export { trainArtifact } from "./policy/train-artifact.js";
-export type { TrainInWorkerOptions } from "./policy/train-in-worker.js";
-export { TrainingError, trainInWorker } from "./policy/train-in-worker.js";
 export type {
   DemandUncertainty,
   ProductSetup,
@@ -108,3 +104,6 @@ export { buildProblem, CHANGE_TOLERANCE } from "./problem/problem-setup.js";
 export { rulePolicy } from "./rule/rule-policy.js";
 export type { Guardrails, RuleParams, RuleState } from "./rule/rule-price.js";
 export { ruleParamsFromHistory, rulePrice } from "./rule/rule-price.js";
+export { trainArtifact } from "./training/train-artifact.js";
+export type { TrainInWorkerOptions } from "./training/train-in-worker.js";
+export { TrainingError, trainInWorker } from "./training/train-in-worker.js";

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { ApiError, codeToStatus, toEnvelope } from "./errors.js";
+import { ApiError, codeToStatus, DEFAULT_RETRY_AFTER_SECONDS, toEnvelope } from "./errors.js";
 
 const FASTIFY_CODES: Record<string, ApiError["code"]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
@@ -12,7 +12,6 @@ const FASTIFY_CODES: Record<string, ApiError["code"]> = {
 const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON.",
   FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty but Content-Type is application/json.",
-  FST_ERR_CTP_BODY_TOO_LARGE: "The request body is larger than 64 KiB.",
 };
 
 /**
@@ -41,8 +40,15 @@ function describeValidation(context: string | undefined, issues: readonly Valida
   return `Invalid request: ${parts.join("; ")}`;
 }
 
-/** Maps anything thrown while handling a request to our one error type. */
-export function toApiError(error: unknown): ApiError {
+function sizeText(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
+
+/**
+ * Maps anything thrown while handling a request to our one error type. With `bodyLimit` (bytes) a 413 says what the
+ * limit is; without it, the registry's message.
+ */
+export function toApiError(error: unknown, options: { bodyLimit?: number } = {}): ApiError {
   if (error instanceof ApiError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     return new ApiError("validation_error", describeValidation(error.validationContext, error.validation));
@@ -51,7 +57,11 @@ export function toApiError(error: unknown): ApiError {
   const fastifyError = error as Partial<FastifyError> | null;
   const code = typeof fastifyError?.code === "string" ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (code !== undefined && fastifyError?.code !== undefined) {
-    return new ApiError(code, FASTIFY_MESSAGES[fastifyError.code], { cause: error });
+    const message =
+      code === "payload_too_large" && options.bodyLimit !== undefined
+        ? `The request body is larger than ${sizeText(options.bodyLimit)}.`
+        : FASTIFY_MESSAGES[fastifyError.code];
+    return new ApiError(code, message, { cause: error });
   }
   if (Array.isArray(fastifyError?.validation)) {
     return new ApiError(
@@ -71,10 +81,13 @@ export function toApiError(error: unknown): ApiError {
 
 /** Sends the envelope as a ready string so no route's response schema can interfere with it. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, apiError: ApiError): FastifyReply {
-  const header: Record<string, string> = {
-    ...apiError.headers,
-    "content-type": "application/json; charset=utf-8",
-  };
+  // Lower-cased so that a thrower's `Retry-After` and the default below are one header, not two.
+  const header: Record<string, string> = Object.fromEntries(
+    Object.entries(apiError.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  header["content-type"] = "application/json; charset=utf-8";
+  const retryAfter = DEFAULT_RETRY_AFTER_SECONDS[apiError.code];
+  if (retryAfter !== undefined) header["retry-after"] ??= String(retryAfter);
   if (apiError.code === "invalid_token" || apiError.code === "token_expired") {
     header["www-authenticate"] = `Bearer error="invalid_token"`;
   }
@@ -84,9 +97,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, apiError
     .send(JSON.stringify(toEnvelope(apiError, request.id)));
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, limits: { bodyLimit: number }): void {
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, limits);
     if (apiError.code === "internal_error") {
       request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
     } else if (apiError.statusCode >= 500) {

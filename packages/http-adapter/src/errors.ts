@@ -72,6 +72,17 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   unavailable: "The service is unavailable; retry later.",
 };
 
+/**
+ * Codes whose answer always says when to retry (DESIGN.md §2). Whoever throws usually knows better and sets
+ * `Retry-After` itself (the limiter's window, a training's expected length); these seconds are the fallback so that
+ * the promise holds when it does not (a service shutting down, a readiness probe failing).
+ */
+export const DEFAULT_RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
+  training_in_progress: 30,
+  rate_limited: 1,
+  unavailable: 5,
+};
+
 export interface ApiErrorOptions {
   /** Extra response headers, e.g. `Retry-After`. */
   headers?: Record<string, string>;

@@ -66,7 +66,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
-  installErrorHandling(app);
+  installErrorHandling(app, { bodyLimit });
 
   if (origins.length > 0) {
     await app.register(cors, {

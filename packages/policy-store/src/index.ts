@@ -1,3 +1,5 @@
+export type { ArtifactIdentity, LoadedArtifact, SaveInput } from "./artifacts.js";
+export type { ConsistencyReport } from "./consistency.js";
 export {
   isPolicyStoreError,
   ModelIdStaleError,
@@ -15,23 +17,24 @@ export {
   type StoredObject,
 } from "./object-store.js";
 export {
-  type ActiveResolution,
-  type ActiveSource,
-  type ApprovedSlotReport,
-  type ArtifactIdentity,
   type CommitTrainingInput,
-  type ConsistencyReport,
   createPolicyStore,
-  type FallbackReason,
-  type LoadedArtifact,
   type PolicyStore,
   type PolicyStoreOptions,
-  type RetainOptions,
-  type RetentionResult,
-  type SaveInput,
-  type SlotChange,
-  type SlotReport,
 } from "./policy-store.js";
+export type {
+  ActivePolicy,
+  ActiveReport,
+  ActiveResolution,
+  ActiveSource,
+  ApprovedSlotReport,
+  FallbackReason,
+  PolicyResolution,
+  PolicyResolver,
+  ResolverOptions,
+  SlotReport,
+} from "./resolution.js";
+export type { RetainOptions, RetentionResult } from "./retention.js";
 export {
   type ApprovedSlot,
   type ArtifactRecord,
@@ -45,3 +48,4 @@ export {
   type SlotState,
   SlotStateSchema,
 } from "./schemas.js";
+export type { SlotChange } from "./slots.js";

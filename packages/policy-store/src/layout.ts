@@ -1,4 +1,4 @@
-import { PolicyStoreError } from "./errors.js";
+import { assertCompanyId } from "./company-id.js";
 
 /**
  * Object keys of the policy store. Company ids are arbitrary strings (1..200 chars), so they are encoded
@@ -7,9 +7,7 @@ import { PolicyStoreError } from "./errors.js";
 const PASS = /[A-Za-z0-9_-]/;
 
 export function encodeCompany(companyId: string): string {
-  if (typeof companyId !== "string" || companyId.length === 0 || companyId.length > 200) {
-    throw new PolicyStoreError("invalid_input", "company id must be a string of 1 to 200 characters");
-  }
+  assertCompanyId(companyId);
   let out = "";
   for (const ch of companyId) {
     if (PASS.test(ch)) out += ch;
@@ -55,10 +53,4 @@ export type CompanyKeys = ReturnType<typeof companyKeys>;
 export function versionOfKey(key: string): number | null {
   const match = /\/versions\/(\d+)\.json$/.exec(key);
   return match?.[1] === undefined ? null : Number(match[1]);
-}
-
-/** The model id of a key under an artifacts prefix, or null. */
-export function modelIdOfKey(key: string): string | null {
-  const match = /\/artifacts\/(mdl_[0-9A-Z]{26})\//.exec(key);
-  return match?.[1] ?? null;
 }

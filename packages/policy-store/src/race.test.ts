@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FsObjectStore } from "./fs-object-store.js";
@@ -49,14 +48,13 @@ describe(`race: ${WORKERS} processes training and promoting on one folder`, () =
 
   it("assigns unique versions, lets exactly one writer win each compare-and-set, ends in a serial state", async () => {
     const root = join(temp.dir, "store");
-    const go = join(temp.dir, "go");
     const processes = Array.from({ length: WORKERS }, (_, i) =>
-      spawnTsx(supportScript("race-worker.ts"), [root, go, String(i), String(OPERATIONS)]),
+      spawnTsx(supportScript("race-worker.ts"), [root, String(i), String(OPERATIONS)]),
     );
     const children = processes.map(finished);
     // All workers are up before any begins, so their operations overlap.
     await Promise.all(processes.map((p) => printed(p, "ready")));
-    writeFileSync(go, "");
+    for (const p of processes) p.stdin?.end();
     const results = await Promise.all(children);
     for (const r of results) expect(r.stderr, r.stderr).toBe("");
     for (const r of results) expect(r.code).toBe(0);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
+import { loadConfig, overrideConfig } from "./config.js";
+
+function collectWarnings() {
+  const warnings: string[] = [];
+  return { warnings, warn: (message: string) => warnings.push(message) };
+}
 
 describe("loadConfig", () => {
   it("reads the environment, with explicit overrides on top", () => {
@@ -10,8 +15,10 @@ describe("loadConfig", () => {
         PUBLIC_API_CORS_ORIGINS: " https://a.example.com ,https://b.example.com,",
         PRICING_RATE_LIMITS: '{"tokenPerKey":{"max":5,"windowMs":1000}}',
         PRICING_TRUST_PROXY: "true",
+        PRICING_RUNS_KEEP: "7",
+        PRICING_TRAIN_SECONDS: "2.5",
       },
-      { port: 0 },
+      { port: 0, pricing: { runDays: 14 } },
     );
     expect(config.dataDir).toBe("/tmp/pricing-a");
     expect(config.port).toBe(0);
@@ -19,22 +26,99 @@ describe("loadConfig", () => {
     expect(config.rateLimits.tokenPerKey).toEqual({ max: 5, windowMs: 1000 });
     expect(config.rateLimits.dataPerPartner).toEqual({ max: 600, windowMs: 60_000 });
     expect(config.trustProxy).toBe(true);
+    expect(config.pricing).toMatchObject({ runsKeep: 7, trainSeconds: 2.5, runDays: 14 });
   });
 
-  it("defaults to CORS off, loopback, port 8080 and ./data", () => {
+  it("defaults to CORS off, loopback, port 8080, ./data, a 02:00 UTC batch and artifacts under the data dir", () => {
     const config = loadConfig({});
     expect(config.corsOrigins).toEqual([]);
     expect(config.host).toBe("127.0.0.1");
     expect(config.port).toBe(8080);
     expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.pricing).toMatchObject({ batchCron: "0 2 * * *", runsKeep: 60, trainSeconds: 60 });
+    expect(loadConfig({}, { dataDir: "/tmp/pricing-b" }).pricing.artifactsDir).toBe(
+      "/tmp/pricing-b/artifacts",
+    );
   });
 
-  it("names the bad setting", () => {
-    expect(() => loadConfig({ PUBLIC_API_CORS_ORIGINS: "*" })).toThrow(/corsOrigins: .*never '\*'/);
-    expect(() => loadConfig({ PRICING_PORT: "http" })).toThrow(/port/);
-    expect(() => loadConfig({ PRICING_RATE_LIMITS: "{oops" })).toThrow(/PRICING_RATE_LIMITS must be JSON/);
-    expect(() => loadConfig({ PRICING_RATE_LIMITS: '{"tokenPerKey":{"max":0,"windowMs":1}}' })).toThrow(
-      /rateLimits\.tokenPerKey\.max/,
+  it("counts an empty variable as unset", () => {
+    const config = loadConfig({ PRICING_PORT: "", PRICING_HOST: " ", PRICING_RUNS_KEEP: "" });
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.pricing.runsKeep).toBe(60);
+  });
+
+  it("puts a command's defaults under the environment, and its flags over it", () => {
+    const demo = loadConfig({}, {}, { command: "demo" });
+    expect(demo.logLevel).toBe("warn");
+    expect(demo.pricing.trainSeconds).toBe(3);
+    expect(loadConfig({}, {}, { command: "serve" }).pricing.trainSeconds).toBe(60);
+    const env = { PRICING_LOG_LEVEL: "debug", PRICING_TRAIN_SECONDS: "1", PRICING_PORT: "9090" };
+    const configured = loadConfig(env, {}, { command: "demo", flags: { "--port": "0" } });
+    expect(configured).toMatchObject({ logLevel: "debug", port: 0, pricing: { trainSeconds: 1 } });
+  });
+
+  it("names the bad setting and where it came from", () => {
+    expect(() => loadConfig({ PUBLIC_API_CORS_ORIGINS: "*" })).toThrow(
+      /corsOrigins \(PUBLIC_API_CORS_ORIGINS\): must list exact origins, never '\*'/,
     );
+    expect(() => loadConfig({ PRICING_PORT: "http" })).toThrow(/port \(PRICING_PORT, --port\)/);
+    expect(() => loadConfig({}, {}, { flags: { "--port": "70000" } })).toThrow(
+      /port \(PRICING_PORT, --port\)/,
+    );
+    expect(() => loadConfig({ PRICING_RATE_LIMITS: "{oops" })).toThrow(
+      /rateLimits \(PRICING_RATE_LIMITS\): must be JSON/,
+    );
+    expect(() => loadConfig({ PRICING_RATE_LIMITS: '{"tokenPerKey":{"max":0,"windowMs":1}}' })).toThrow(
+      /rateLimits\.tokenPerKey\.max \(PRICING_RATE_LIMITS\)/,
+    );
+    expect(() => loadConfig({ PRICING_RUNS_KEEP: "many" })).toThrow(
+      /pricing\.runsKeep \(PRICING_RUNS_KEEP\)/,
+    );
+    expect(() => loadConfig({ PRICING_RUNS_KEEP: "0" })).toThrow(/pricing\.runsKeep \(PRICING_RUNS_KEEP\)/);
+  });
+});
+
+describe("deprecated variable names", () => {
+  it("reads the old name when it alone is set, warning once with its replacement", () => {
+    const { warnings, warn } = collectWarnings();
+    const config = loadConfig({ PRICING_NIGHTLY_CRON: "30 1 * * *" }, {}, { warn });
+    expect(config.pricing.batchCron).toBe("30 1 * * *");
+    expect(warnings).toEqual([
+      "PRICING_NIGHTLY_CRON is deprecated and will stop working in the next release: rename it to PRICING_BATCH_CRON",
+    ]);
+  });
+
+  it("lets the current name win when both are set, and says so", () => {
+    const { warnings, warn } = collectWarnings();
+    const env = { PRICING_NIGHTLY_CRON: "30 1 * * *", PRICING_BATCH_CRON: "0 3 * * *" };
+    expect(loadConfig(env, {}, { warn }).pricing.batchCron).toBe("0 3 * * *");
+    expect(warnings).toEqual([
+      "PRICING_NIGHTLY_CRON is deprecated and ignored because PRICING_BATCH_CRON is also set: remove PRICING_NIGHTLY_CRON",
+    ]);
+  });
+
+  it("stays silent when only the current name is set", () => {
+    const { warnings, warn } = collectWarnings();
+    expect(loadConfig({ PRICING_BATCH_CRON: "0 3 * * *" }, {}, { warn }).pricing.batchCron).toBe("0 3 * * *");
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe("overrideConfig", () => {
+  const config = loadConfig({ PRICING_RUNS_KEEP: "7" }, { dataDir: "/tmp/pricing-c" });
+
+  it("puts overrides on a loaded config and keeps the rest", () => {
+    const overridden = overrideConfig(config, { pricing: { trainSeconds: 1.5 } });
+    expect(overridden.pricing).toMatchObject({
+      runsKeep: 7,
+      trainSeconds: 1.5,
+      artifactsDir: "/tmp/pricing-c/artifacts",
+    });
+    expect(overridden.dataDir).toBe("/tmp/pricing-c");
+  });
+
+  it("validates the overrides with the same schema", () => {
+    expect(() => overrideConfig(config, { pricing: { runsKeep: 0 } })).toThrow(/pricing\.runsKeep/);
   });
 });

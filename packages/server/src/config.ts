@@ -1,90 +1,343 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { rateLimitsSchema } from "@pricing/http-adapter";
 import { z } from "zod";
 
-export const configSchema = z.object({
-  /** Holds the SQLite file, generated secrets and (for the engine) artifacts. */
-  dataDir: z.string().min(1).default("./data"),
-  /** `postgres://...` to use PostgreSQL instead of the embedded SQLite file. */
-  databaseUrl: z.string().url().optional(),
-  host: z.string().min(1).default("127.0.0.1"),
-  port: z.number().int().min(0).max(65535).default(8080),
-  /** HS256 signing secret; generated once into the data dir when absent. */
-  jwtSecret: z.string().optional(),
-  /** HMAC key for stored secret-key hashes; generated once into the data dir when absent. */
-  keyPepper: z.string().optional(),
-  jwtIssuer: z.string().min(1).default("pricing-api"),
-  jwtAudience: z.string().min(1).default("pricing-partners"),
-  /** Exact origins allowed cross-origin; empty means CORS off. */
-  corsOrigins: z
-    .array(z.string().min(1))
-    .default([])
-    .refine((list) => !list.includes("*"), "PUBLIC_API_CORS_ORIGINS must list exact origins, never '*'"),
-  rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
-  /**
-   * Whom to believe about the client address (rate limits per address): false (the socket peer), true, or
-   * Fastify's comma-separated list of proxy addresses/CIDRs.
-   */
-  trustProxy: z.union([z.boolean(), z.string().min(1)]).default(false),
-  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** Cron (UTC) of the nightly batch. */
-  nightlyCron: z.string().min(1).default("0 2 * * *"),
-});
+/**
+ * One setting, declared once: its schema, the environment variable (and CLI flag) it is read from, and what the
+ * README's Configuration table says about it. `loadConfig`, the CLI flags and `config-docs.test.ts` all read
+ * these declarations, so a setting cannot be added without the test asking for its README row.
+ */
+export interface SettingSpec {
+  schema: z.ZodType;
+  env: string;
+  /** Former names of `env`, still read for one release with a start-up warning that names `env`. */
+  deprecatedEnv?: readonly string[];
+  /** Commander flags (`--port <port>`) of the option that overrides `env` in the commands that declare it. */
+  flag?: string;
+  /** The variable's or flag's text to the schema's input; default: the text as it is. */
+  fromText?: (text: string) => unknown;
+  /** The default as the README states it, where the schema's default is derived or not a plain value. */
+  documentedDefault?: string;
+  /** Defaults of one command (by its path, e.g. `demo`), under the environment. */
+  commandDefaults?: Readonly<Record<string, unknown>>;
+  /** One line for the README table and the flag's `--help`. */
+  description: string;
+}
 
-export type Config = z.output<typeof configSchema>;
-export type ConfigInput = z.input<typeof configSchema>;
-
-function listOf(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return value
+function list(text: string): string[] {
+  return text
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
 
-function jsonOf(name: string, value: string | undefined): unknown {
-  if (value === undefined || value.trim() === "") return undefined;
+function json(text: string): unknown {
   try {
-    return JSON.parse(value);
+    return JSON.parse(text);
   } catch {
-    throw new Error(
-      `invalid configuration: ${name} must be JSON, e.g. {"tokenPerKey":{"max":30,"windowMs":60000}}`,
-    );
+    throw new Error('must be JSON, e.g. {"tokenPerKey":{"max":30,"windowMs":60000}}');
   }
 }
 
-function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+function booleanOrText(text: string): boolean | string {
+  return text === "true" ? true : text === "false" ? false : text;
 }
 
-/** Environment first, explicit overrides (CLI flags, tests) on top. Throws a readable error naming the setting. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigInput = {}): Config {
-  const fromEnv = definedOnly({
-    dataDir: env.PRICING_DATA_DIR,
-    databaseUrl: env.PRICING_DATABASE_URL,
-    host: env.PRICING_HOST,
-    port: env.PRICING_PORT === undefined ? undefined : Number(env.PRICING_PORT),
-    jwtSecret: env.PRICING_JWT_SECRET,
-    keyPepper: env.PRICING_KEY_PEPPER,
-    jwtIssuer: env.PRICING_JWT_ISSUER,
-    jwtAudience: env.PRICING_JWT_AUDIENCE,
-    corsOrigins: listOf(env.PUBLIC_API_CORS_ORIGINS),
-    rateLimits: jsonOf("PRICING_RATE_LIMITS", env.PRICING_RATE_LIMITS),
-    logLevel: env.PRICING_LOG_LEVEL,
-    trustProxy:
-      env.PRICING_TRUST_PROXY === undefined
-        ? undefined
-        : ["true", "false"].includes(env.PRICING_TRUST_PROXY)
-          ? env.PRICING_TRUST_PROXY === "true"
-          : env.PRICING_TRUST_PROXY,
-    nightlyCron: env.PRICING_NIGHTLY_CRON,
+const serverSettings = {
+  dataDir: {
+    schema: z.string().min(1).default("./data"),
+    env: "PRICING_DATA_DIR",
+    flag: "--data-dir <dir>",
+    description:
+      "data directory: the SQLite file `pricing.sqlite` (WAL), generated secrets, the artifact folder",
+  },
+  databaseUrl: {
+    schema: z.string().url().optional(),
+    env: "PRICING_DATABASE_URL",
+    description:
+      "`postgres://...` to use PostgreSQL instead of the SQLite file (same migrations and queries)",
+  },
+  host: {
+    schema: z.string().min(1).default("127.0.0.1"),
+    env: "PRICING_HOST",
+    flag: "--host <host>",
+    description: "interface the API listens on",
+  },
+  port: {
+    schema: z.number().int().min(0).max(65535).default(8080),
+    env: "PRICING_PORT",
+    flag: "--port <port>",
+    fromText: Number,
+    description: "port the API listens on; 0 picks a free port",
+  },
+  jwtSecret: {
+    schema: z.string().optional(),
+    env: "PRICING_JWT_SECRET",
+    documentedDefault: "generated once into `<data dir>/jwt-secret`, mode 0600",
+    description: "HS256 key signing the bearer tokens, at least 32 characters",
+  },
+  keyPepper: {
+    schema: z.string().optional(),
+    env: "PRICING_KEY_PEPPER",
+    documentedDefault: "generated once into `<data dir>/key-pepper`, mode 0600",
+    description: "HMAC key of the stored secret-key hashes, at least 32 characters",
+  },
+  jwtIssuer: {
+    schema: z.string().min(1).default("pricing-api"),
+    env: "PRICING_JWT_ISSUER",
+    description: "`iss` of the tokens the server mints and accepts",
+  },
+  jwtAudience: {
+    schema: z.string().min(1).default("pricing-partners"),
+    env: "PRICING_JWT_AUDIENCE",
+    description: "`aud` of the tokens the server mints and accepts",
+  },
+  corsOrigins: {
+    schema: z
+      .array(z.string().min(1))
+      .default([])
+      .refine((origins) => !origins.includes("*"), "must list exact origins, never '*'"),
+    env: "PUBLIC_API_CORS_ORIGINS",
+    fromText: list,
+    description: "comma-separated exact origins allowed cross-origin; empty turns CORS off; `*` is refused",
+  },
+  rateLimits: {
+    schema: rateLimitsSchema.prefault({}),
+    env: "PRICING_RATE_LIMITS",
+    fromText: json,
+    documentedDefault:
+      "token exchanges 30/min per key and 120/min per address; data calls 600/min per partner",
+    description:
+      'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; limits left out keep their default (counters are per process)',
+  },
+  trustProxy: {
+    schema: z.union([z.boolean(), z.string().min(1)]).default(false),
+    env: "PRICING_TRUST_PROXY",
+    fromText: booleanOrText,
+    description:
+      "whom to believe about the client address (per-address limits): `false` (the socket peer), `true`, or comma-separated proxy addresses/CIDRs",
+  },
+  logLevel: {
+    schema: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    env: "PRICING_LOG_LEVEL",
+    // A readable console for a first run: request logs only when asked for.
+    commandDefaults: { demo: "warn" },
+    description:
+      "level of the pino JSON logs (one line per request, with `request_id`): `fatal` .. `trace`, `silent`",
+  },
+} satisfies Record<string, SettingSpec>;
+
+const pricingSettings = {
+  batchCron: {
+    schema: z.string().min(1).default("0 2 * * *"),
+    env: "PRICING_BATCH_CRON",
+    deprecatedEnv: ["PRICING_NIGHTLY_CRON"],
+    description: "cron of the nightly batch, in UTC; each company's time zone decides its today",
+  },
+  runsKeep: {
+    schema: z.number().int().min(1).max(100_000).default(60),
+    env: "PRICING_RUNS_KEEP",
+    fromText: Number,
+    description: "newest runs kept per company; older runs and their rows are deleted after each new run",
+  },
+  runDays: {
+    schema: z.number().int().min(1).max(366).default(30),
+    env: "PRICING_RUN_DAYS",
+    fromText: Number,
+    description: "days a nightly or on-demand run prices, from the company's today",
+  },
+  trainHorizonDays: {
+    schema: z.number().int().min(1).max(366).default(60),
+    env: "PRICING_TRAIN_HORIZON_DAYS",
+    fromText: Number,
+    description: "selling days a policy is trained for when a product has no season end (or no finite stock)",
+  },
+  trainSeconds: {
+    schema: z.number().positive().max(3600).default(60),
+    env: "PRICING_TRAIN_SECONDS",
+    fromText: Number,
+    // The demo trains two companies before it serves: a first start should take seconds.
+    commandDefaults: { demo: 3 },
+    description: "wall-clock budget of one training (the engine's `maxSeconds`)",
+  },
+  trainSeed: {
+    schema: z.number().int().default(1),
+    env: "PRICING_TRAIN_SEED",
+    fromText: Number,
+    description: "seed of every training, so that a retrain on the same data gives the same policy",
+  },
+  minHistoryDays: {
+    schema: z.number().int().min(1).default(28),
+    env: "PRICING_MIN_HISTORY_DAYS",
+    fromText: Number,
+    description: "fewer distinct days of sales history (company-wide) is 422 `insufficient_history`",
+  },
+  artifactsKeep: {
+    schema: z.number().int().min(1).max(10_000).default(10),
+    env: "PRICING_ARTIFACTS_KEEP",
+    fromText: Number,
+    description: "artifacts kept per company after a train, besides those the slots and a rollback need",
+  },
+  artifactsDir: {
+    schema: z.string().min(1).optional(),
+    env: "PRICING_ARTIFACTS_DIR",
+    documentedDefault: "`<data dir>/artifacts`",
+    description: "the policy store's folder",
+  },
+} satisfies Record<string, SettingSpec>;
+
+type ShapeOf<T extends Record<string, SettingSpec>> = { [K in keyof T]: T[K]["schema"] };
+
+function shapeOf<T extends Record<string, SettingSpec>>(settings: T): ShapeOf<T> {
+  return Object.fromEntries(Object.entries(settings).map(([key, s]) => [key, s.schema])) as ShapeOf<T>;
+}
+
+/** Every setting of the server; `pricing` holds those of the V2 pricing operations (runtime, batch, training). */
+export const configSchema = z
+  .object({ ...shapeOf(serverSettings), pricing: z.object(shapeOf(pricingSettings)).prefault({}) })
+  .transform((config) => {
+    const dataDir = resolve(config.dataDir);
+    const artifactsDir = resolve(config.pricing.artifactsDir ?? join(dataDir, "artifacts"));
+    return { ...config, dataDir, pricing: { ...config.pricing, artifactsDir } };
   });
-  const parsed = configSchema.safeParse({ ...fromEnv, ...definedOnly(overrides) });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(
-      `invalid configuration: ${issue?.path.join(".") || "config"}: ${issue?.message ?? "invalid"}`,
-    );
+
+export type Config = z.output<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+export type PricingSettings = Config["pricing"];
+export type PricingSettingsInput = NonNullable<ConfigInput["pricing"]>;
+
+/** Where a setting's value sits in `Config`, dotted: `port`, `pricing.runsKeep`. */
+export type SettingPath = keyof typeof serverSettings | `pricing.${keyof typeof pricingSettings}`;
+
+export interface ConfigSetting extends SettingSpec {
+  path: SettingPath;
+}
+
+/** Every setting, server ones first, in the README table's order. */
+export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
+  ...Object.entries(serverSettings).map(([key, s]): ConfigSetting => ({ ...s, path: key as SettingPath })),
+  ...Object.entries(pricingSettings).map(
+    ([key, s]): ConfigSetting => ({ ...s, path: `pricing.${key}` as SettingPath }),
+  ),
+];
+
+export interface LoadConfigOptions {
+  /** Flag texts by long flag (`{"--port": "9090"}`), above the environment, for the settings declaring that flag. */
+  flags?: Readonly<Record<string, string | undefined>>;
+  /** Path of the command being run (`demo`, `batch run`): the settings' `commandDefaults` for it apply. */
+  command?: string;
+  /** Receives each deprecation warning; default: a Node `DeprecationWarning` (stderr). */
+  warn?: (message: string) => void;
+}
+
+function valueAt(source: unknown, path: string): unknown {
+  let value = source;
+  for (const key of path.split(".")) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
   }
-  return { ...parsed.data, dataDir: resolve(parsed.data.dataDir) };
+  return value;
+}
+
+function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split(".");
+  const last = keys.pop() as string;
+  let node = target;
+  for (const key of keys) {
+    node[key] ??= {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[last] = value;
+}
+
+/** `--port` of `--port <port>`. */
+function longFlag(setting: ConfigSetting): string | undefined {
+  return setting.flag?.split(" ")[0];
+}
+
+function sourcesOf(setting: ConfigSetting): string {
+  return [setting.env, longFlag(setting)].filter((s) => s !== undefined).join(", ");
+}
+
+function configError(setting: ConfigSetting | undefined, path: string, message: string): Error {
+  return new Error(
+    `invalid configuration: ${path || "config"}${setting ? ` (${sourcesOf(setting)})` : ""}: ${message}`,
+  );
+}
+
+/** An empty variable counts as unset, as `FOO=` in a compose file means "no value". */
+function textOf(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+/** The setting's variable, else its first deprecated name that is set (with a warning naming the replacement). */
+function envText(
+  setting: ConfigSetting,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): string | undefined {
+  const current = textOf(env[setting.env]);
+  let text = current;
+  for (const old of setting.deprecatedEnv ?? []) {
+    const oldText = textOf(env[old]);
+    if (oldText === undefined) continue;
+    if (current === undefined) {
+      warn(`${old} is deprecated and will stop working in the next release: rename it to ${setting.env}`);
+      text ??= oldText;
+    } else {
+      warn(`${old} is deprecated and ignored because ${setting.env} is also set: remove ${old}`);
+    }
+  }
+  return text;
+}
+
+function fromText(setting: ConfigSetting, text: string): unknown {
+  try {
+    return setting.fromText ? setting.fromText(text) : text;
+  } catch (error) {
+    throw configError(setting, setting.path, (error as Error).message);
+  }
+}
+
+function parseConfig(inputOf: (setting: ConfigSetting) => unknown): Config {
+  const input: Record<string, unknown> = {};
+  for (const setting of CONFIG_SETTINGS) {
+    const value = inputOf(setting);
+    if (value !== undefined) setAt(input, setting.path, value);
+  }
+  const parsed = configSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.join(".") ?? "";
+  const setting = CONFIG_SETTINGS.find((s) => path === s.path || path.startsWith(`${s.path}.`));
+  throw configError(setting, path, issue?.message ?? "invalid");
+}
+
+/**
+ * Reads every setting: a command's own default, under the environment, under the command's flags, under
+ * `overrides` (tests, embedders). Throws a readable error naming the setting and its variable.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: ConfigInput = {},
+  options: LoadConfigOptions = {},
+): Config {
+  const warn =
+    options.warn ?? ((message: string) => process.emitWarning(message, { type: "DeprecationWarning" }));
+  return parseConfig((setting) => {
+    // Read first, so that a deprecated name warns even where a flag or an override wins.
+    const text = envText(setting, env, warn);
+    const flag = longFlag(setting);
+    const flagText = flag === undefined ? undefined : options.flags?.[flag];
+    const override = valueAt(overrides, setting.path);
+    if (override !== undefined) return override;
+    if (flagText !== undefined) return fromText(setting, flagText);
+    if (text !== undefined) return fromText(setting, text);
+    return options.command === undefined ? undefined : setting.commandDefaults?.[options.command];
+  });
+}
+
+/** `config` with `overrides` on top, validated by the same schema (tests shorten the pricing budgets this way). */
+export function overrideConfig(config: Config, overrides: ConfigInput): Config {
+  return parseConfig((setting) => valueAt(overrides, setting.path) ?? valueAt(config, setting.path));
 }

@@ -7,7 +7,15 @@ export { CliError, type CliIo, type CliRuntime } from "./cli/cli-runtime.js";
 export { COMMANDS, type RegisterCommands } from "./cli/commands/index.js";
 export { createProgram, type RunCliOptions, runCli } from "./cli/program.js";
 export { type Clock, systemClock } from "./clock.js";
-export { type Config, type ConfigInput, configSchema, loadConfig } from "./config.js";
+export {
+  type Config,
+  type ConfigInput,
+  configSchema,
+  type LoadConfigOptions,
+  loadConfig,
+  type PricingSettings,
+  type PricingSettingsInput,
+} from "./config.js";
 export { createDatabase, type DatabaseOptions, type Db, pingDatabase, sqlitePath } from "./db/database.js";
 export { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 export type * from "./db/schema.js";
@@ -35,11 +43,6 @@ export {
   type PricingRuntime,
   type PricingRuntimeOptions,
 } from "./pricing/pricing-runtime.js";
-export {
-  loadPricingSettings,
-  type PricingSettings,
-  type PricingSettingsInput,
-} from "./pricing/pricing-settings.js";
 export { type ServingWithBatch, startServerWithBatch } from "./pricing/serve-with-batch.js";
 export { createDefaultPricingService } from "./pricing-wiring.js";
 export { type CompanyRepository, createCompanyRepository } from "./repositories/companies.js";

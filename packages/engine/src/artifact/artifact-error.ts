@@ -1,7 +1,7 @@
 /** Why an artifact could not be loaded. */
-export type ArtifactErrorCode = "artifact_invalid" | "artifact_hash_mismatch" | "artifact_incompatible";
+export type ArtifactErrorCode = "artifact_invalid" | "artifact_incompatible";
 
-/** The one error type of artifact loading: the policy store and the server map it to `artifact_unreadable`. */
+/** The one error type of artifact loading: the policy store's resolver counts it as `artifact_unreadable`. */
 export class PolicyArtifactError extends Error {
   readonly code: ArtifactErrorCode;
 

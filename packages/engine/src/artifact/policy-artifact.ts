@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from "node:crypto";
 import { initTfBackend } from "../backend/tf-backend.js";
 import { ACTION_FEATURES, featureCount, STATE_FEATURES } from "../policy/product-model.js";
 import { RlPolicy } from "../policy/rl-policy.js";
@@ -17,15 +16,16 @@ import {
 /** Version of the engine that wrote an artifact (bump with any change to features or the network head). */
 export const ENGINE_VERSION = "0.1.0";
 
-/** A policy artifact: a JSON manifest and one binary file of little-endian float32 blocks. */
+/**
+ * A policy artifact: a JSON manifest and one binary file of little-endian float32 blocks. It carries no id and
+ * no checksum: the policy store assigns the model id and version and verifies the bytes it hands back.
+ */
 export interface PolicyArtifact {
   readonly manifest: PolicyManifest;
   readonly weights: Uint8Array;
 }
 
 export interface SerializeOptions {
-  /** Default: the policy's own id when it has one, else a random UUID. */
-  readonly modelId?: string;
   /** Exact evaluations under the fitted model (see `evaluateUnderModel`); null fields when omitted. */
   readonly margins?: { readonly policy: number; readonly rule: number | null };
   /** Default: now. */
@@ -34,10 +34,6 @@ export interface SerializeOptions {
   readonly safety?: SafetyReport;
   /** Rule parameters to keep per product id (those of rule-priced products are always kept). */
   readonly ruleParams?: ReadonlyMap<string, RuleParams>;
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /** Writes a trained policy as an artifact. Plain data only: no code is ever stored or evaluated. */
@@ -81,7 +77,6 @@ export function serializeArtifact(policy: RlPolicy, options: SerializeOptions = 
   const manifest: PolicyManifest = {
     format: ARTIFACT_FORMAT,
     formatVersion: ARTIFACT_FORMAT_VERSION,
-    modelId: options.modelId ?? policy.modelId ?? randomUUID(),
     companyId: data.companyId,
     engineVersion: ENGINE_VERSION,
     createdAt: (options.createdAt ?? new Date()).toISOString(),
@@ -110,16 +105,14 @@ export function serializeArtifact(policy: RlPolicy, options: SerializeOptions = 
     training: { config: t.config, seed: t.config.seed },
     metrics,
     tensors,
-    weightsBytes: total,
-    weightsSha256: sha256(weights),
   };
   // Round-trip through JSON so that what we return is exactly what a store will hand back.
   return { manifest: PolicyManifestSchema.parse(JSON.parse(JSON.stringify(manifest))), weights };
 }
 
 /**
- * Rebuilds a policy from an artifact. Throws `PolicyArtifactError`: `artifact_invalid` (manifest fails its
- * schema or disagrees with the weights' layout), `artifact_hash_mismatch` (weights altered or truncated),
+ * Rebuilds a policy from an artifact whose bytes the caller has verified (the policy store does). Throws
+ * `PolicyArtifactError`: `artifact_invalid` (manifest fails its schema or disagrees with the weights' layout),
  * `artifact_incompatible` (written by an engine whose features differ).
  */
 export async function loadPolicyArtifact(artifact: {
@@ -136,9 +129,6 @@ export async function loadPolicyArtifact(artifact: {
   }
   const m = parsed.data;
   const weights = artifact.weights;
-  if (weights.byteLength !== m.weightsBytes || sha256(weights) !== m.weightsSha256) {
-    throw new PolicyArtifactError("artifact_hash_mismatch", "weights do not match the manifest's sha256");
-  }
   if (
     m.engineVersion !== ENGINE_VERSION ||
     m.featureSpec.stateFeatures.join() !== STATE_FEATURES.join() ||
@@ -190,7 +180,6 @@ export async function loadPolicyArtifact(artifact: {
   await initTfBackend();
   try {
     return RlPolicy.create({
-      modelId: m.modelId,
       companyId: m.companyId,
       actionSpec: m.actionSpec,
       hidden: m.network.hidden,

@@ -54,12 +54,13 @@ export type PolicyMetrics = z.infer<typeof PolicyMetricsSchema>;
 
 /**
  * The artifact's manifest: plain JSON, validated on load. Everything numeric and large (network weights, the
- * demand tables the features are computed from) lives in the weights file, which `weightsSha256` pins.
+ * demand tables the features are computed from) lives in the weights file; the store's record pins both files.
  */
 export const PolicyManifestSchema = z.strictObject({
   format: z.literal(ARTIFACT_FORMAT),
   formatVersion: z.literal(ARTIFACT_FORMAT_VERSION),
-  modelId: z.string().min(1),
+  /** Written by engines before the policy store became the home of ids and hashes; read and ignored. */
+  modelId: z.string().min(1).optional(),
   companyId: z.string().min(1),
   engineVersion: z.string().min(1),
   createdAt: z.string().datetime(),
@@ -98,7 +99,11 @@ export const PolicyManifestSchema = z.strictObject({
   training: z.strictObject({ config: TrainingConfigSchema, seed: z.number().int() }),
   metrics: PolicyMetricsSchema,
   tensors: z.array(TensorEntrySchema),
-  weightsBytes: z.number().int().nonnegative(),
-  weightsSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Written by engines before the policy store became the home of ids and hashes; read and ignored. */
+  weightsBytes: z.number().int().nonnegative().optional(),
+  weightsSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type PolicyManifest = z.infer<typeof PolicyManifestSchema>;

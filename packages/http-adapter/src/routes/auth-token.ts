@@ -34,6 +34,10 @@ export function registerAuthToken(app: FastifyInstance, deps: RouteDeps): void {
     },
     onRequest: deps.tokenLimits.perAddress,
     preHandler: deps.tokenLimits.perKey,
-    handler: async (request) => deps.auth.exchangeToken(request.body, requestContext(request)),
+    handler: async (request, reply) => {
+      // RFC 6749 §5.1: a response carrying a token must not be stored by any cache.
+      reply.header("cache-control", "no-store");
+      return deps.auth.exchangeToken(request.body, requestContext(request));
+    },
   });
 }

@@ -4,6 +4,8 @@ import { z } from "zod";
 import { ApiError, errorResponses } from "../errors.js";
 import type { ReadinessCheck } from "../services.js";
 
+export const READY_ERROR_CODES = ["unavailable"] as const;
+
 const statusSchema = z.object({ status: z.literal("ok") }).meta({ id: "HealthStatus" });
 
 /**
@@ -24,7 +26,7 @@ export function registerHealth(app: FastifyInstance, readiness: ReadinessCheck):
       operationId: "ready",
       summary: "Readiness",
       hide: true,
-      response: { 200: statusSchema, ...errorResponses(["unavailable"]) },
+      response: { 200: statusSchema, ...errorResponses(READY_ERROR_CODES) },
     },
     handler: async () => {
       let ready = false;

@@ -1,16 +1,17 @@
 /**
- * One of the race test's processes: waits for the start signal, then trains, promotes and bumps a shared
- * counter on the same folder as its siblings, printing one JSON line per operation for the parent to audit.
- * Usage: race-worker.ts <root> <go-file> <worker-index> <operations>
+ * One of the race test's processes: waits for the start signal (its stdin closing), then trains, promotes and
+ * bumps a shared counter on the same folder as its siblings, printing one JSON line per operation for the parent
+ * to audit.
+ * Usage: race-worker.ts <root> <worker-index> <operations>
  */
-import { existsSync } from "node:fs";
+import { once } from "node:events";
 import seedrandom from "seedrandom";
 import { ModelIdStaleError } from "../errors.js";
 import { FsObjectStore } from "../fs-object-store.js";
 import { PreconditionFailedError } from "../object-store.js";
 import { createPolicyStore } from "../policy-store.js";
 
-const [root = "", goFile = "", indexText = "0", opsText = "10"] = process.argv.slice(2);
+const [root = "", indexText = "0", opsText = "10"] = process.argv.slice(2);
 const worker = Number(indexText);
 const rng = seedrandom(`race-worker-${worker}`);
 const objects = new FsObjectStore({ root });
@@ -53,8 +54,9 @@ async function promote(modelId: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const go = once(process.stdin.resume(), "end");
   process.stdout.write("ready\n");
-  while (!existsSync(goFile)) await new Promise((resolve) => setTimeout(resolve, 5));
+  await go;
   for (let i = 0; i < Number(opsText); i += 1) {
     const roll = rng();
     if (roll < 0.35) {

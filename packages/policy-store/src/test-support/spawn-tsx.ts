@@ -9,11 +9,9 @@ export function supportScript(name: string): string {
   return fileURLToPath(new URL(name, import.meta.url));
 }
 
-/** Starts `node --import tsx <script> ...args` with piped stdout/stderr. */
+/** Starts `node --import tsx <script> ...args` with piped stdio: closing its stdin is a start signal. */
 export function spawnTsx(script: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", tsxLoader, script, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  return spawn(process.execPath, ["--import", tsxLoader, script, ...args], { stdio: "pipe" });
 }
 
 /** Collects a child's output and waits for it to exit. */

@@ -1,5 +1,5 @@
-import type { Command } from "commander";
-import { type Config, loadConfig } from "../config.js";
+import { type Command, Option } from "commander";
+import { CONFIG_SETTINGS, type Config, loadConfig, type SettingPath } from "../config.js";
 import { createServerContext, type ServerContext } from "../server-context.js";
 
 /** A failure the operator caused or can fix; printed without a stack trace. */
@@ -36,11 +36,41 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
+/**
+ * The option of a setting that declares a flag (`--port <port>` for `port`): a command adding it lets the flag
+ * override the setting's variable, with the setting's description as its help.
+ */
+export function settingOption(path: SettingPath): Option {
+  const setting = CONFIG_SETTINGS.find((s) => s.path === path);
+  if (setting?.flag === undefined) throw new Error(`no setting "${path}" with a CLI flag`);
+  return new Option(setting.flag, `${setting.description} (overrides ${setting.env})`);
+}
+
+/** The command's words after the program's name: `demo`, `batch run`. */
+function commandPath(cmd: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  return words.join(" ");
+}
+
+/** Values of the setting flags the command (or the program) declares, by long flag. */
+function settingFlags(cmd: Command): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const option of c.options) {
+      const value: unknown = c.getOptionValue(option.attributeName());
+      const isSetting = CONFIG_SETTINGS.some((s) => s.flag === option.flags);
+      if (isSetting && option.long !== undefined && typeof value === "string") flags[option.long] ??= value;
+    }
+  }
+  return flags;
+}
+
 /** What every command receives: output, configuration and a scoped server context. */
 export interface CliRuntime {
   io: CliIo;
-  env: NodeJS.ProcessEnv;
   globals(cmd: Command): GlobalOptions;
+  /** The environment, the command's defaults and its setting flags; deprecation warnings go to stderr once. */
   config(cmd: Command): Config;
   /** Opens the database (migrating it) and secrets for the command's data dir; always closes it. */
   withContext<T>(cmd: Command, fn: (ctx: ServerContext) => Promise<T>): Promise<T>;
@@ -49,14 +79,25 @@ export interface CliRuntime {
 }
 
 export function createCliRuntime(io: CliIo, env: NodeJS.ProcessEnv): CliRuntime {
+  const configs = new WeakMap<Command, Config>();
   const runtime: CliRuntime = {
     io,
-    env,
     globals: (cmd) => cmd.optsWithGlobals<GlobalOptions>(),
     config(cmd) {
-      const { dataDir } = runtime.globals(cmd);
+      const known = configs.get(cmd);
+      if (known) return known;
       try {
-        return loadConfig(env, dataDir === undefined ? {} : { dataDir });
+        const config = loadConfig(
+          env,
+          {},
+          {
+            flags: settingFlags(cmd),
+            command: commandPath(cmd),
+            warn: (message) => io.err(`warning: ${message}\n`),
+          },
+        );
+        configs.set(cmd, config);
+        return config;
       } catch (error) {
         throw new CliError((error as Error).message, "invalid_config");
       }

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { CliError, type CliIo, createCliRuntime } from "./cli-runtime.js";
+import { CliError, type CliIo, createCliRuntime, settingOption } from "./cli-runtime.js";
 import { COMMANDS } from "./commands/index.js";
 
 export interface RunCliOptions {
@@ -17,7 +17,7 @@ export function createProgram(options: RunCliOptions = {}): Command {
   const cli = createCliRuntime(io, options.env ?? process.env);
   const program = new Command("pricing")
     .description("Operator CLI of the price-recommendation engine and partner API")
-    .option("--data-dir <dir>", "data directory (default PRICING_DATA_DIR or ./data)")
+    .addOption(settingOption("dataDir"))
     .option("--json", "machine-readable output: one JSON document on stdout")
     .showHelpAfterError()
     .exitOverride()

@@ -1,13 +1,3 @@
-import { CliError } from "./cli-runtime.js";
-
-/** Parses `--port`; 0 asks the OS for a free port. */
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new CliError(`--port must be 0..65535, got ${value}`);
-  return port;
-}
-
 /** Resolves on SIGINT/SIGTERM so a serving command can close the server cleanly. */
 export function untilSignal(): Promise<string> {
   return new Promise((resolve) => {

@@ -7,6 +7,11 @@ import { pricingDb } from "./runs-store.js";
 export interface BatchScheduler {
   /** Next planned start, or null when stopped. */
   nextRun(): Date | null;
+  /**
+   * Settles once the start-up check for a missed batch is done: the caught-up batch's report, or null when none
+   * was missed (or catching up failed, which is logged).
+   */
+  caughtUp: Promise<BatchReport | null>;
   stop(): void;
 }
 
@@ -33,9 +38,9 @@ export function startBatchScheduler(
       ctx.logger?.error({ err: error }, "nightly batch failed");
     }
   });
-  void catchUp(ctx, runtime, job, onDone);
   return {
     nextRun: () => job.nextRun(),
+    caughtUp: catchUp(ctx, runtime, job, onDone),
     stop: () => job.stop(),
   };
 }
@@ -49,24 +54,26 @@ async function catchUp(
   runtime: PricingRuntime,
   job: Cron,
   onDone?: (report: BatchReport) => void,
-): Promise<void> {
+): Promise<BatchReport | null> {
   try {
     const missed = job.previousRuns(1, ctx.clock())[0];
-    if (!missed) return;
+    if (!missed) return null;
     const since = await pricingDb(ctx.db)
       .selectFrom("batch_outcomes")
       .select("batch_id")
       .where("started_at", ">=", missed.toISOString())
       .limit(1)
       .executeTakeFirst();
-    if (since) return;
+    if (since) return null;
     const report = await runNightlyBatch(ctx, runtime, { trigger: "catch_up" });
     ctx.logger?.info(
       { batch_id: report.batch_id, missed: missed.toISOString() },
       "missed nightly batch caught up",
     );
     onDone?.(report);
+    return report;
   } catch (error) {
     ctx.logger?.error({ err: error }, "catching up the nightly batch failed");
+    return null;
   }
 }

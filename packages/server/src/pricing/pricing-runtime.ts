@@ -1,4 +1,4 @@
-import { addDays, daysBetween, type FittedDemand, planPrices } from "@pricing/engine";
+import { addDays, daysBetween, type FittedDemand, planPrices, type RlPolicy } from "@pricing/engine";
 import {
   ApiError,
   type ComputeRequest,
@@ -15,22 +15,23 @@ import {
   createPolicyStore,
   isPolicyStoreError,
   ModelIdStaleError,
+  type PolicyResolver,
   type PolicyStore,
 } from "@pricing/policy-store";
+import { overrideConfig, type PricingSettings, type PricingSettingsInput } from "../config.js";
 import type { CompanyRow, RunRow } from "../db/schema.js";
 import type { ServerContext } from "../server-context.js";
-import { createPolicyResolver, numericMetrics, type PolicyResolver } from "./active-policy.js";
+import { createPolicyResolver, numericMetrics, toModelReport } from "./active-policy.js";
 import { type CompanySnapshot, fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
 import { companyToday } from "./company-today.js";
-import { loadPricingSettings, type PricingSettings, type PricingSettingsInput } from "./pricing-settings.js";
 import { createResponseCache } from "./response-cache.js";
 import { createRunsStore, type NewRun, type RunsStore, toRun } from "./runs-store.js";
 import { createTrainingCoordinator, type TrainingCoordinator } from "./training-coordinator.js";
 import { buildTrainingInput } from "./training-job.js";
 
 export interface PricingRuntimeOptions {
+  /** On top of the context's `config.pricing`, validated by the same schema (tests shorten the budgets). */
   settings?: PricingSettingsInput;
-  env?: NodeJS.ProcessEnv;
   /** Default: a folder store at `settings.artifactsDir`. */
   store?: PolicyStore;
 }
@@ -54,7 +55,7 @@ export interface PricingRuntime {
   settings: PricingSettings;
   store: PolicyStore;
   runs: RunsStore;
-  policies: PolicyResolver;
+  policies: PolicyResolver<RlPolicy>;
   training: TrainingCoordinator;
   service: PricingService;
   /** Company row or 404 `company_not_found`. */
@@ -81,7 +82,9 @@ export function createPricingRuntime(
   ctx: ServerContext,
   options: PricingRuntimeOptions = {},
 ): PricingRuntime {
-  const settings = loadPricingSettings(ctx.config, options.env, options.settings);
+  const settings = options.settings
+    ? overrideConfig(ctx.config, { pricing: options.settings }).pricing
+    : ctx.config.pricing;
   const store = options.store ?? createPolicyStore({ root: settings.artifactsDir, clock: ctx.clock });
   const runs = createRunsStore(ctx.db);
   const policies = createPolicyResolver(store);
@@ -174,7 +177,7 @@ export function createPricingRuntime(
   }
 
   async function modelReport(companyId: string): Promise<ModelReport> {
-    return (await policies.resolve(companyId)).report;
+    return toModelReport((await policies.resolve(companyId)).report);
   }
 
   async function trainCompany(
@@ -193,7 +196,7 @@ export function createPricingRuntime(
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({
         companyId,
-        manifest: (ids) => ({ ...artifact.manifest, modelId: ids.model_id }),
+        manifest: artifact.manifest,
         weights: artifact.weights,
       });
       const committed = await store.commitTraining({ companyId, modelId: saved.model_id, autoApprove });
@@ -296,7 +299,7 @@ export function createPricingRuntime(
     modelReport,
     close() {
       training.abortAll();
-      policies.dispose();
+      policies.close();
     },
   };
 }

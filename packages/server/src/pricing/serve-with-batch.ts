@@ -1,8 +1,7 @@
 import { type AppOptions, type RunningServer, startServer } from "../app.js";
-import type { Config } from "../config.js";
+import type { Config, PricingSettingsInput } from "../config.js";
 import { type BatchScheduler, startBatchScheduler } from "./batch-scheduler.js";
 import { createPricingRuntime, type PricingRuntime } from "./pricing-runtime.js";
-import type { PricingSettingsInput } from "./pricing-settings.js";
 
 export interface ServingWithBatch {
   server: RunningServer;
@@ -17,16 +16,13 @@ export interface ServingWithBatch {
  */
 export async function startServerWithBatch(
   config: Config,
-  options: AppOptions & { env?: NodeJS.ProcessEnv; settings?: PricingSettingsInput } = {},
+  options: AppOptions & { settings?: PricingSettingsInput } = {},
 ): Promise<ServingWithBatch> {
   let runtime: PricingRuntime | undefined;
   const server = await startServer(config, {
     ...options,
     pricing: (ctx) => {
-      runtime = createPricingRuntime(ctx, {
-        ...(options.env ? { env: options.env } : {}),
-        ...(options.settings ? { settings: options.settings } : {}),
-      });
+      runtime = createPricingRuntime(ctx, options.settings ? { settings: options.settings } : {});
       return runtime.service;
     },
   });

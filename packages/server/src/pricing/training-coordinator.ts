@@ -1,8 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { PolicyArtifact, PolicyManifest } from "@pricing/engine";
 import { ApiError, type ErrorCode } from "@pricing/http-adapter";
+import type { PricingSettings } from "../config.js";
 import type { CompanySnapshot } from "./company-snapshot.js";
-import type { PricingSettings } from "./pricing-settings.js";
 
 /** What a training thread receives: plain, structured-cloneable data. */
 export interface TrainingWorkerRequest {

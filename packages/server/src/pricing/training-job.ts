@@ -7,8 +7,8 @@ import {
   trainingDataFromProblems,
 } from "@pricing/engine";
 import { ApiError } from "@pricing/http-adapter";
+import type { PricingSettings } from "../config.js";
 import { type CompanySnapshot, fitSnapshot } from "./company-snapshot.js";
-import type { PricingSettings } from "./pricing-settings.js";
 
 /** The fitted demand parameters kept in the artifact's manifest (plain JSON, per product). */
 function demandModelJson(fit: FittedDemand): Record<string, unknown> {

@@ -1,35 +1,25 @@
 import type { Command } from "commander";
 import { demoCurlLines, seedDemo } from "../../pricing/demo-seed.js";
 import { createPricingRuntime } from "../../pricing/pricing-runtime.js";
-import type { CliRuntime } from "../cli-runtime.js";
-import { parsePort, untilSignal } from "../serving.js";
-
-/** Training budget of the demo, so that a first start takes seconds (PRICING_TRAIN_SECONDS overrides). */
-const DEMO_TRAIN_SECONDS = 3;
+import { type CliRuntime, settingOption } from "../cli-runtime.js";
+import { untilSignal } from "../serving.js";
 
 export function registerDemoCommand(program: Command, cli: CliRuntime): void {
   program
     .command("demo")
     .description("Seed a demo partner and two companies (if absent), print keys and curl lines, and serve")
-    .option("--host <host>", "interface to listen on (default PRICING_HOST or 127.0.0.1)")
-    .option("--port <port>", "port to listen on (default PRICING_PORT or 8080)", parsePort)
+    .addOption(settingOption("host"))
+    .addOption(settingOption("port"))
     .option("--no-serve", "seed and print, then exit")
-    .action(async (opts: { host?: string; port?: number; serve: boolean }, cmd: Command) => {
-      const base = cli.config(cmd);
-      // A readable console for a first run: request logs only when asked for (PRICING_LOG_LEVEL=info).
-      const config = {
-        ...base,
-        host: opts.host ?? base.host,
-        port: opts.port ?? base.port,
-        logLevel: cli.env.PRICING_LOG_LEVEL ? base.logLevel : ("warn" as const),
-      };
-      const settings = cli.env.PRICING_TRAIN_SECONDS ? {} : { trainSeconds: DEMO_TRAIN_SECONDS };
+    .action(async (opts: { serve: boolean }, cmd: Command) => {
+      // The demo's own defaults (a short training, quiet logs) are the config's `commandDefaults`.
+      const config = cli.config(cmd);
       const json = cli.globals(cmd).json === true;
       const progress = (line: string) => {
         if (!json) cli.io.err(`${line}\n`);
       };
       const seeded = await cli.withContext(cmd, async (ctx) => {
-        const runtime = createPricingRuntime(ctx, { env: cli.env, settings });
+        const runtime = createPricingRuntime(ctx);
         try {
           return await seedDemo(ctx, runtime, progress);
         } finally {
@@ -71,7 +61,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
         return;
       }
       const { startServerWithBatch } = await import("../../pricing/serve-with-batch.js");
-      const serving = await startServerWithBatch(config, { env: cli.env, settings });
+      const serving = await startServerWithBatch(config);
       show(serving.server.url);
       await untilSignal();
       await serving.close();

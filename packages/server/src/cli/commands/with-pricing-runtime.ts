@@ -14,7 +14,7 @@ export async function withPricingRuntime<T>(
   fn: (runtime: PricingRuntime, ctx: ServerContext) => Promise<T>,
 ): Promise<T> {
   return cli.withContext(cmd, async (ctx) => {
-    const runtime = createPricingRuntime(ctx, { env: cli.env });
+    const runtime = createPricingRuntime(ctx);
     try {
       return await fn(runtime, ctx);
     } catch (error) {

@@ -10,7 +10,6 @@ const send = (reply: WorkerReply, transfer: ArrayBuffer[] = []): void => port.po
 try {
   const artifact = await trainArtifact(request.input, {
     onProgress: (progress) => send({ type: "progress", progress }),
-    ...(request.modelId === undefined ? {} : { modelId: request.modelId }),
   });
   const weights = artifact.weights;
   send({ type: "done", manifest: artifact.manifest, weights }, [weights.buffer as ArrayBuffer]);

@@ -1,13 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { PolicyArtifact } from "../artifact/policy-artifact.js";
 import type { PolicyManifest } from "../artifact/policy-manifest.js";
-import type { TrainingProgress } from "./fitted-q.js";
-import { type TrainingInputInput, TrainingInputSchema } from "./training-input.js";
+import type { TrainingProgress } from "../policy/fitted-q.js";
+import { type TrainingInputInput, TrainingInputSchema } from "../policy/training-input.js";
 
 /** What the parent sends: plain, structured-cloneable data only. */
 export interface WorkerRequest {
   readonly input: TrainingInputInput;
-  readonly modelId?: string;
 }
 
 export type WorkerReply =
@@ -19,7 +18,6 @@ export interface TrainInWorkerOptions {
   readonly onProgress?: (progress: TrainingProgress) => void;
   /** Aborting terminates the thread at once; the promise rejects with an AbortError. */
   readonly signal?: AbortSignal;
-  readonly modelId?: string;
 }
 
 /** Raised in the caller's thread when training failed inside the worker. */
@@ -45,10 +43,7 @@ export function trainInWorker(
   const parsed = TrainingInputSchema.parse(input);
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError(signal));
-  const request: WorkerRequest = {
-    input: parsed,
-    ...(options.modelId === undefined ? {} : { modelId: options.modelId }),
-  };
+  const request: WorkerRequest = { input: parsed };
   return new Promise<PolicyArtifact>((resolve, reject) => {
     // The bootstrap registers tsx itself, so the thread gets no loader flags from the parent.
     const worker = new Worker(new URL("./train-worker-bootstrap.mjs", import.meta.url), {

@@ -1,12 +1,8 @@
 import { type PolicyArtifact, serializeArtifact } from "../artifact/policy-artifact.js";
+import { type TrainOptions, trainPolicy } from "../policy/fitted-q.js";
+import { safePolicyImprovement } from "../policy/safe-improvement.js";
+import { type TrainingInputInput, TrainingInputSchema } from "../policy/training-input.js";
 import type { RuleParams } from "../rule/rule-price.js";
-import { type TrainOptions, trainPolicy } from "./fitted-q.js";
-import { safePolicyImprovement } from "./safe-improvement.js";
-import { type TrainingInputInput, TrainingInputSchema } from "./training-input.js";
-
-export interface TrainArtifactOptions extends TrainOptions {
-  readonly modelId?: string;
-}
 
 /**
  * Trains a policy, keeps it per product only where its worst-case margin over the fit's plausible demand
@@ -16,7 +12,7 @@ export interface TrainArtifactOptions extends TrainOptions {
  */
 export async function trainArtifact(
   rawInput: TrainingInputInput,
-  options: TrainArtifactOptions = {},
+  options: TrainOptions = {},
 ): Promise<PolicyArtifact> {
   const input = TrainingInputSchema.parse(rawInput);
   const trained = await trainPolicy(input, options);
@@ -29,7 +25,6 @@ export async function trainArtifact(
       margins: safe.margins,
       safety: safe.report,
       ruleParams: rules,
-      ...(options.modelId === undefined ? {} : { modelId: options.modelId }),
     });
   } finally {
     safe?.policy.dispose();

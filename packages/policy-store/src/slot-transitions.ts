@@ -1,0 +1,91 @@
+import { ModelIdStaleError, PolicyStoreError } from "./errors.js";
+import type { SlotState } from "./schemas.js";
+import { everApproved, withEvent } from "./slot-history.js";
+
+/** What a slot needs to know of the artifact it points at. */
+interface SlotSource {
+  readonly version: number;
+  readonly trained_at: string;
+}
+
+/**
+ * The slots after a training commit: `latest` moves, and `approved` too with `autoApprove` (one revision).
+ * Null when they already point there.
+ */
+export function afterTraining(
+  state: SlotState,
+  modelId: string,
+  source: SlotSource,
+  autoApprove: boolean,
+  now: () => string,
+): SlotState | null {
+  const done = state.latest?.model_id === modelId && (!autoApprove || state.approved?.model_id === modelId);
+  if (done) return null;
+  const at = now();
+  const { version, trained_at } = source;
+  return {
+    ...state,
+    revision: state.revision + 1,
+    latest: { model_id: modelId, version, trained_at, committed_at: at },
+    approved: autoApprove ? { model_id: modelId, version, trained_at, approved_at: at } : state.approved,
+    previous_approved:
+      autoApprove && state.approved?.model_id !== modelId
+        ? (state.approved?.model_id ?? null)
+        : state.previous_approved,
+    history: withEvent(state, autoApprove ? "train_auto_approve" : "train", modelId, version, at),
+  };
+}
+
+/** The slots after `modelId` becomes the approved model; the one it replaces is kept for rollback. */
+function approve(
+  state: SlotState,
+  action: "promote" | "rollback",
+  modelId: string,
+  source: SlotSource,
+  at: string,
+): SlotState {
+  return {
+    ...state,
+    revision: state.revision + 1,
+    approved: { model_id: modelId, version: source.version, trained_at: source.trained_at, approved_at: at },
+    previous_approved: state.approved?.model_id ?? null,
+    history: withEvent(state, action, modelId, source.version, at),
+  };
+}
+
+/**
+ * The slots after promoting `modelId`, which must be the current latest (else {@link ModelIdStaleError});
+ * null when it is approved already.
+ */
+export function afterPromote(state: SlotState, modelId: string, now: () => string): SlotState | null {
+  const latest = state.latest;
+  if (latest === null || latest.model_id !== modelId) {
+    throw new ModelIdStaleError(state.company_id, String(modelId), latest?.model_id ?? null);
+  }
+  if (state.approved?.model_id === modelId) return null;
+  return approve(state, "promote", modelId, latest, now());
+}
+
+/**
+ * The model a rollback goes back to (`toModelId`, else `previous_approved`), which must have been approved
+ * before; null when it is approved already. Throws `nothing_to_roll_back`.
+ */
+export function rollbackTarget(state: SlotState, toModelId: string | undefined): string | null {
+  const target = toModelId ?? state.previous_approved;
+  if (target === null) {
+    throw new PolicyStoreError(
+      "nothing_to_roll_back",
+      `company ${state.company_id} has no earlier approved model`,
+    );
+  }
+  if (state.approved?.model_id === target) return null;
+  if (!everApproved(state).has(target)) {
+    throw new PolicyStoreError("nothing_to_roll_back", `model ${target} was never approved`);
+  }
+  return target;
+}
+
+/** The slots after rolling `approved` back to `target` (see {@link rollbackTarget}). */
+export function afterRollback(state: SlotState, target: string, source: SlotSource, at: string): SlotState {
+  return approve(state, "rollback", target, source, at);
+}
