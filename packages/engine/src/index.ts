@@ -53,6 +53,12 @@ export { lpBound } from "./optimum/lp-bound.js";
 export type { OptimumResult } from "./optimum/solve-optimum.js";
 export { solveOptimum } from "./optimum/solve-optimum.js";
 export type { ActionSpec } from "./policy/action-space.js";
+export type {
+  CompanyTrainingData,
+  CompanyTrainingProduct,
+  TrainingErrorCode,
+} from "./policy/company-training.js";
+export { checkTrainingHistory, TrainingError, trainingInputFromHistory } from "./policy/company-training.js";
 export type { TrainingProgress, TrainOptions } from "./policy/fitted-q.js";
 export { trainPolicy } from "./policy/fitted-q.js";
 export { marginsUnderModel, policyProblems } from "./policy/policy-metrics.js";
@@ -80,7 +86,7 @@ export {
 export type { TrainArtifactOptions } from "./policy/train-artifact.js";
 export { trainArtifact } from "./policy/train-artifact.js";
 export type { TrainInWorkerOptions } from "./policy/train-in-worker.js";
-export { TrainingError, trainInWorker } from "./policy/train-in-worker.js";
+export { trainInWorker } from "./policy/train-in-worker.js";
 export type {
   DemandUncertainty,
   ProductSetup,
