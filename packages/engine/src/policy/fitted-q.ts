@@ -266,7 +266,10 @@ class WeightAverage {
     this.sums = sums;
     weights.forEach((w, i) => {
       const acc = sums[i];
-      if (acc) w.forEach((x, j) => (acc[j] = (acc[j] ?? 0) + x));
+      if (!acc) return;
+      w.forEach((x, j) => {
+        acc[j] = (acc[j] ?? 0) + x;
+      });
     });
     this.count++;
   }
