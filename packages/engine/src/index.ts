@@ -6,6 +6,8 @@ export type { PolicyManifest, PolicyMetrics } from "./artifact/policy-manifest.j
 export { PolicyManifestSchema } from "./artifact/policy-manifest.js";
 export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
 export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
+export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";
+export { expandGrid, roundCents } from "./base/price-grid.js";
 export type {
   CompanyFitReport,
   ElasticitySource,
@@ -20,10 +22,8 @@ export { problemFromFit } from "./demand/problem-from-fit.js";
 export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.js";
 export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
 export { builtinScenarios } from "./market/builtin-scenarios.js";
-export { addDays, daysBetween, weekdayOf } from "./market/calendar.js";
 export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
 export { generateMarket } from "./market/generate-market.js";
-export { expandGrid, roundCents } from "./market/price-grid.js";
 export { problemFromTruth } from "./market/problem-from-truth.js";
 export type {
   CompanySpec,

@@ -1,4 +1,4 @@
-import { weekdayOf } from "../market/calendar.js";
+import { weekdayOf } from "../base/calendar.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { fitPoissonGlm, type GlmData, type GlmFit, type GlmPrior, PARAMS } from "./poisson-glm.js";
 

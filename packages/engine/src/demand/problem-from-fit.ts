@@ -1,4 +1,4 @@
-import { addDays, weekdayOf } from "../market/calendar.js";
+import { addDays, weekdayOf } from "../base/calendar.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
 import { buildProblem, type ProblemSetup } from "../problem/problem-setup.js";
 import { type FittedDemand, fittedRate } from "./fit-demand.js";

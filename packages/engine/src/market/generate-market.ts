@@ -1,7 +1,7 @@
 import seedrandom from "seedrandom";
+import { addDays, weekdayOf } from "../base/calendar.js";
+import { expandGrid, roundCents } from "../base/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
-import { addDays, weekdayOf } from "./calendar.js";
-import { expandGrid, roundCents } from "./price-grid.js";
 import { samplePoisson, type Uniform, uniformBetween } from "./sampling.js";
 import { type ProductSpec, type Scenario, type ScenarioInput, ScenarioSchema } from "./scenario-schema.js";
 import { type TrueDemand, trueDemandFromSpec, trueRate } from "./true-demand.js";

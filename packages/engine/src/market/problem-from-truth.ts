@@ -1,6 +1,6 @@
+import { addDays, weekdayOf } from "../base/calendar.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
 import { buildProblem, type ProblemSetup } from "../problem/problem-setup.js";
-import { addDays, weekdayOf } from "./calendar.js";
 import { type TrueDemand, trueRate } from "./true-demand.js";
 
 /** The pricing problem under the TRUE demand: the market side, against which every policy is evaluated. */

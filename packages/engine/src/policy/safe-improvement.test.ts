@@ -1,9 +1,9 @@
 import seedrandom from "seedrandom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPolicyArtifact } from "../artifact/policy-artifact.js";
+import { addDays } from "../base/calendar.js";
 import { fitDemand } from "../demand/fit-demand.js";
 import { problemFromFit } from "../demand/problem-from-fit.js";
-import { addDays } from "../market/calendar.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";

@@ -1,4 +1,4 @@
-import { addDays, weekdayOf } from "../market/calendar.js";
+import { addDays, weekdayOf } from "../base/calendar.js";
 import { nearestAllowedIndex } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import { type RuleParams, rulePrice } from "./rule-price.js";

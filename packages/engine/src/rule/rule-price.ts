@@ -1,4 +1,4 @@
-import { weekdayOf } from "../market/calendar.js";
+import { weekdayOf } from "../base/calendar.js";
 import type { SalesRow } from "../market/generate-market.js";
 
 /** What the rule knows about a product: its base price and, when there is history, its weekly rhythm and volume. */
