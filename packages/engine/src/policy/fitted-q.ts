@@ -1,6 +1,5 @@
 import seedrandom from "seedrandom";
 import { initTfBackend, tf } from "../backend/tf-backend.js";
-import { at } from "../base/checked-index.js";
 import { type DemandPmf, demandPmf, expectedCapped } from "../demand/sales-distribution.js";
 import { type ActionSpec, buildActionSpec, referencePriceOf } from "./action-space.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
@@ -432,11 +431,11 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
     // Each episode explores with its own price bias plus daily noise.
     const bias = EXPLORE_BIAS * normal();
     for (let t = 0; t < h; t++) {
-      at(byDay, t).push(Math.max(1, stock));
+      byDay[t]?.push(Math.max(1, stock));
       if (stock <= 0) continue;
       const target = m.fluidPrice(t, stock) * Math.exp(bias + EXPLORE_NOISE * normal());
       const idx = nearestPriceIndex(m.setup.prices, target);
-      const rate = at(m.rates, t * n + idx);
+      const rate = m.rates[t * n + idx] ?? Number.NaN;
       const sold =
         m.setup.distribution === "bernoulli" ? (rng() < Math.min(rate, 1) ? 1 : 0) : samplePoisson(rate, rng);
       stock = Math.max(0, stock - sold);
@@ -453,13 +452,13 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
 function nearestPriceIndex(prices: readonly number[], target: number): number {
   let idx = 0;
   let bestGap = Number.POSITIVE_INFINITY;
-  prices.forEach((p, i) => {
-    const gap = Math.abs(p - target);
+  for (let i = 0; i < prices.length; i++) {
+    const gap = Math.abs((prices[i] ?? Number.NaN) - target);
     if (gap < bestGap) {
       bestGap = gap;
       idx = i;
     }
-  });
+  }
   return idx;
 }
 
@@ -558,7 +557,7 @@ function valueTables(
   let prevMu = 0;
   grid.forEach((s, g) => {
     const base = g * (a + 1);
-    const mu = at(y, base) * ref;
+    const mu = (y[base] ?? Number.NaN) * ref;
     if (finite) {
       const width = s - prevLevel;
       cumulative += width === 1 || g === 0 ? width * mu : (width * (mu + prevMu)) / 2;
@@ -567,30 +566,31 @@ function valueTables(
     }
     free[g] = cumulative;
     if (allowedAfter === null) return;
-    const u = y.subarray(base + 1, base + 1 + a);
     let bestAll = Number.NEGATIVE_INFINITY;
-    u.forEach((value, k) => {
+    for (let k = 0; k < a; k++) {
+      const value = y[base + 1 + k] ?? Number.NaN;
       if (m.actions.valid[k] && value > bestAll) bestAll = value;
-    });
+    }
     penalty.forEach((pen, p) => {
       let best = Number.NEGATIVE_INFINITY;
-      u.forEach((value, k) => {
+      for (let k = 0; k < a; k++) {
+        const value = y[base + 1 + k] ?? Number.NaN;
         if (allowedAfter[p * a + k] && value > best) best = value;
-      });
+      }
       pen[g] = best === Number.NEGATIVE_INFINITY ? 0 : advScale * (bestAll - best);
     });
   });
   return penalty.map((pen) => {
     const table = new Float64Array(finite ? stock + 1 : 1);
     if (!finite) {
-      table[0] = -at(pen, 0);
+      table[0] = -(pen[0] ?? Number.NaN);
       return table;
     }
     // Level 0 stays worth 0 whatever the previous price: nothing is left to sell.
     let lo = 0;
     let loValue = 0;
     grid.forEach((hi, g) => {
-      const hiValue = at(free, g) - at(pen, g);
+      const hiValue = (free[g] ?? Number.NaN) - (pen[g] ?? Number.NaN);
       for (let s = lo + 1; s <= hi; s++) table[s] = loValue + ((hiValue - loValue) * (s - lo)) / (hi - lo);
       lo = hi;
       loValue = hiValue;
@@ -609,10 +609,11 @@ function actionValues(
 ): number {
   const finite = stock !== Number.POSITIVE_INFINITY;
   let best = Number.NEGATIVE_INFINITY;
-  pmfs.forEach((pmf, k) => {
-    if (!m.actions.valid[k]) {
+  for (let k = 0; k < m.actionCount; k++) {
+    const pmf = pmfs[k];
+    if (!m.actions.valid[k] || pmf === undefined) {
       q[k] = Number.NaN;
-      return;
+      continue;
     }
     const price = m.priceOf(k);
     const margin = price === null ? 0 : price - m.setup.unitCost;
@@ -620,23 +621,23 @@ function actionValues(
     let value = 0;
     if (!finite) {
       const mean = expectedCapped(pmf, stock);
-      value = (price === null ? 0 : margin * mean) + (table === null ? 0 : at(table, 0));
+      value = (price === null ? 0 : margin * mean) + (table === null ? 0 : (table[0] ?? Number.NaN));
     } else if (price === null) {
-      value = table === null ? 0 : at(table, stock);
+      value = table === null ? 0 : (table[stock] ?? Number.NaN);
     } else {
       let below = 0;
       for (let j = 0; j < pmf.probs.length; j++) {
         const d = pmf.first + j;
         if (d >= stock) break;
-        const p = at(pmf.probs, j);
-        value += p * (margin * d + (table === null ? 0 : at(table, stock - d)));
+        const p = pmf.probs[j] ?? Number.NaN;
+        value += p * (margin * d + (table === null ? 0 : (table[stock - d] ?? Number.NaN)));
         below += p;
       }
       value += Math.max(0, 1 - below) * margin * stock;
     }
     q[k] = value;
     if (value > best) best = value;
-  });
+  }
   return best;
 }
 
@@ -663,12 +664,12 @@ function writeTargets(
   const finite = stock !== Number.POSITIVE_INFINITY;
   let sum = 0;
   let count = 0;
-  q.forEach((value, k) => {
+  for (let k = 0; k < a; k++) {
     if (m.actions.valid[k]) {
-      sum += value;
+      sum += q[k] ?? Number.NaN;
       count++;
     }
-  });
+  }
   const mean = count > 0 ? sum / count : 0;
   const aScale = m.advantageScale(day);
   if (finite) {
@@ -679,10 +680,10 @@ function writeTargets(
     y[offset] = 0;
     w[offset] = 0;
   }
-  q.forEach((value, k) => {
+  for (let k = 0; k < a; k++) {
     const valid = m.actions.valid[k] === 1;
-    y[offset + 1 + k] = valid ? (value - mean) / aScale : 0;
+    y[offset + 1 + k] = valid ? ((q[k] ?? Number.NaN) - mean) / aScale : 0;
     w[offset + 1 + k] = valid ? 1 / count : 0;
-  });
+  }
   return best;
 }
