@@ -30,7 +30,8 @@ export function bestConstantPolicy(problem: PricingProblem): BestConstantResult 
     const value = constantValue(problem, a) ?? evaluatePolicy(problem, policy).value;
     if (!best || value > best.value) best = { priceIndex: a, value, policy };
   }
-  return best!;
+  if (best === null) throw new RangeError("empty price grid");
+  return best;
 }
 
 /**
