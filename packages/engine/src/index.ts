@@ -58,7 +58,7 @@ export type {
   CompanyTrainingProduct,
   TrainingErrorCode,
 } from "./policy/company-training.js";
-export { checkTrainingHistory, TrainingError, trainingInputFromHistory } from "./policy/company-training.js";
+export { TrainingError, trainingInputFromHistory } from "./policy/company-training.js";
 export type { TrainingProgress, TrainOptions } from "./policy/fitted-q.js";
 export { trainPolicy } from "./policy/fitted-q.js";
 export { marginsUnderModel, policyProblems } from "./policy/policy-metrics.js";
