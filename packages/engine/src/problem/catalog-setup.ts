@@ -1,4 +1,4 @@
-import { expandGrid, roundCents } from "../market/price-grid.js";
+import { expandGrid, roundCents } from "../base/price-grid.js";
 import type { ProblemSetup } from "./problem-setup.js";
 
 /** A product as the catalogue (`products.csv`) describes it; prices in currency units. */
