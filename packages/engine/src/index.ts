@@ -6,6 +6,9 @@ export type { PolicyManifest, PolicyMetrics } from "./artifact/policy-manifest.j
 export { PolicyManifestSchema } from "./artifact/policy-manifest.js";
 export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
 export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
+export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";
+export type { CatalogPrices } from "./base/price-grid.js";
+export { CATALOG_GRID_STEP, catalogGrid, expandGrid, roundCents } from "./base/price-grid.js";
 export type {
   CompanyFitReport,
   ElasticitySource,
@@ -20,11 +23,8 @@ export { problemFromFit } from "./demand/problem-from-fit.js";
 export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.js";
 export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
 export { builtinScenarios } from "./market/builtin-scenarios.js";
-export { addDays, daysBetween, weekdayOf } from "./market/calendar.js";
 export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
 export { generateMarket } from "./market/generate-market.js";
-export type { CatalogPrices } from "./market/price-grid.js";
-export { CATALOG_GRID_STEP, catalogGrid, expandGrid, roundCents } from "./market/price-grid.js";
 export { problemFromTruth } from "./market/problem-from-truth.js";
 export type {
   CompanySpec,
@@ -60,6 +60,12 @@ export { planPolicy } from "./plan/plan-policy.js";
 export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";
 export { productState, sellsOn } from "./plan/product-state.js";
 export type { ActionSpec } from "./policy/action-space.js";
+export type {
+  CompanyTrainingData,
+  CompanyTrainingProduct,
+  TrainingErrorCode,
+} from "./policy/company-training.js";
+export { TrainingError, trainingInputFromHistory } from "./policy/company-training.js";
 export type { TrainingProgress, TrainOptions } from "./policy/fitted-q.js";
 export { trainPolicy } from "./policy/fitted-q.js";
 export { marginsUnderModel, policyProblems } from "./policy/policy-metrics.js";
@@ -106,4 +112,4 @@ export type { Guardrails, RuleParams, RuleState } from "./rule/rule-price.js";
 export { ruleParamsFromHistory, rulePrice } from "./rule/rule-price.js";
 export { trainArtifact } from "./training/train-artifact.js";
 export type { TrainInWorkerOptions } from "./training/train-in-worker.js";
-export { TrainingError, trainInWorker } from "./training/train-in-worker.js";
+export { trainInWorker } from "./training/train-in-worker.js";

@@ -1,4 +1,5 @@
-import { weekdayOf } from "../market/calendar.js";
+import { weekdayOf } from "../base/calendar.js";
+import { at } from "../base/checked-index.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { fitPoissonGlm, type GlmData, type GlmFit, type GlmPrior, PARAMS } from "./poisson-glm.js";
 
@@ -137,28 +138,29 @@ export function fitDemand(
   const first = prepared.map((p) => fitConstrained(p, weakPrior, priorE));
 
   // Company level: precision-weighted mean elasticity and DerSimonian-Laird between-product spread.
-  const identified = first.filter((f, i) => prepared[i]!.priceVaries && !f.signConstrained);
+  const identified = first.filter((f, i) => prepared[i]?.priceVaries && !f.signConstrained);
   let meanE = priorE;
   let spread = priorSd;
   if (identified.length >= 3) {
-    const es = identified.map((f) => -f.fit.theta[7]!);
-    const ws = identified.map((f) => 1 / Math.max(f.fit.stdErrors[7]! ** 2, 1e-8));
+    const es = identified.map((f) => -at(f.fit.theta, 7));
+    const ws = identified.map((f) => 1 / Math.max(at(f.fit.stdErrors, 7) ** 2, 1e-8));
     const sw = ws.reduce((a, b) => a + b, 0);
-    const fixedMean = es.reduce((a, e, i) => a + ws[i]! * e, 0) / sw;
-    const q = es.reduce((a, e, i) => a + ws[i]! * (e - fixedMean) ** 2, 0);
+    const fixedMean = es.reduce((a, e, i) => a + at(ws, i) * e, 0) / sw;
+    const q = es.reduce((a, e, i) => a + at(ws, i) * (e - fixedMean) ** 2, 0);
     const c = sw - ws.reduce((a, w) => a + w * w, 0) / sw;
     const tau2 = Math.max(0, (q - (identified.length - 1)) / c);
     const rw = ws.map((w) => 1 / (1 / w + tau2));
     const srw = rw.reduce((a, b) => a + b, 0);
-    meanE = es.reduce((a, e, i) => a + rw[i]! * e, 0) / srw;
+    meanE = es.reduce((a, e, i) => a + at(rw, i) * e, 0) / srw;
     spread = Math.max(Math.sqrt(tau2), 0.05);
   }
   const weekdayMean = new Array<number>(7).fill(0);
   let weekdaySpread = 1;
   if (prepared.length >= 3) {
-    for (const f of first) for (let d = 1; d < 7; d++) weekdayMean[d]! += f.fit.theta[d]! / first.length;
+    for (const f of first)
+      for (let d = 1; d < 7; d++) weekdayMean[d] = at(weekdayMean, d) + at(f.fit.theta, d) / first.length;
     let ss = 0;
-    for (const f of first) for (let d = 1; d < 7; d++) ss += (f.fit.theta[d]! - weekdayMean[d]!) ** 2;
+    for (const f of first) for (let d = 1; d < 7; d++) ss += (at(f.fit.theta, d) - at(weekdayMean, d)) ** 2;
     weekdaySpread = Math.max(Math.sqrt(ss / (6 * (first.length - 1))), 0.03);
   }
 
@@ -171,7 +173,7 @@ export function fitDemand(
   prepared.forEach((p) => {
     const { fit, signConstrained } = fitConstrained(p, companyPrior, meanE);
     const source: ElasticitySource = p.priceVaries ? "data" : identified.length >= 3 ? "pooled" : "prior";
-    const seE = fit.stdErrors[7]!;
+    const seE = at(fit.stdErrors, 7);
     const dataWeight =
       p.priceVaries && !signConstrained ? Math.max(0, 1 - (seE * seE) / (spread * spread)) : 0;
     const notes: string[] = [];
@@ -235,13 +237,14 @@ function prepare(
   usable.forEach((r, i) => {
     data.units[i] = r.units_sold;
     data.weekday[i] = weekdayOf(r.date);
-    data.logPrice[i] = Math.log(r.price / reference);
-    sum += data.logPrice[i]!;
+    const logPrice = Math.log(r.price / reference);
+    data.logPrice[i] = logPrice;
+    sum += logPrice;
     prices.add(r.price);
   });
   const mean = sum / n;
   let ss = 0;
-  for (let i = 0; i < n; i++) ss += (data.logPrice[i]! - mean) ** 2;
+  for (const logPrice of data.logPrice) ss += (logPrice - mean) ** 2;
   const sd = Math.sqrt(ss / n);
   return {
     productId,
@@ -262,7 +265,7 @@ function fitConstrained(
   if (!p.priceVaries)
     return { fit: fitPoissonGlm(p.data, prior, -fallbackElasticity), signConstrained: false };
   const fit = fitPoissonGlm(p.data, prior);
-  if (fit.theta[7]! <= 0) return { fit, signConstrained: false };
+  if (at(fit.theta, 7) <= 0) return { fit, signConstrained: false };
   // Demand rising with price is noise or confounding here; the sensible-sign boundary is the constrained MAP.
   return { fit: fitPoissonGlm(p.data, prior, 0), signConstrained: true };
 }
@@ -281,12 +284,12 @@ function toFittedProduct(
   return {
     productId: p.productId,
     referencePrice: p.referencePrice,
-    baseRate: Math.exp(fit.theta[0]!) * meanRaw,
+    baseRate: Math.exp(at(fit.theta, 0)) * meanRaw,
     weekdayFactors: raw.map((w) => w / meanRaw),
-    elasticity: Math.max(0, -fit.theta[PARAMS - 1]!),
+    elasticity: Math.max(0, -at(fit.theta, PARAMS - 1)),
     stdErrors: {
-      elasticity: fit.stdErrors[7]!,
-      logIntercept: fit.stdErrors[0]!,
+      elasticity: at(fit.stdErrors, 7),
+      logIntercept: at(fit.stdErrors, 0),
       weekdayLog: [0, ...fit.stdErrors.slice(1, 7)],
     },
     report: {

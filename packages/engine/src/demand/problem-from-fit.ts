@@ -1,4 +1,5 @@
-import { addDays, weekdayOf } from "../market/calendar.js";
+import { addDays, weekdayOf } from "../base/calendar.js";
+import { at } from "../base/checked-index.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
 import { buildProblem, type ProblemSetup } from "../problem/problem-setup.js";
 import { type FittedDemand, fittedRate } from "./fit-demand.js";
@@ -8,5 +9,5 @@ export function problemFromFit(fit: FittedDemand, setup: ProblemSetup): PricingP
   const product = fit.products.get(setup.productId);
   if (!product) throw new Error(`no fitted demand for product ${setup.productId}`);
   const weekdays = Array.from({ length: setup.horizon }, (_, t) => weekdayOf(addDays(setup.startDate, t)));
-  return buildProblem(setup, (day, price) => fittedRate(product, weekdays[day]!, price));
+  return buildProblem(setup, (day, price) => fittedRate(product, at(weekdays, day), price));
 }

@@ -18,9 +18,9 @@ const logFactorials: number[] = [0];
 function logFactorial(k: number): number {
   while (logFactorials.length <= k) {
     const n = logFactorials.length;
-    logFactorials.push(logFactorials[n - 1]! + Math.log(n));
+    logFactorials.push((logFactorials[n - 1] ?? Number.NaN) + Math.log(n));
   }
-  return logFactorials[k]!;
+  return logFactorials[k] ?? Number.NaN;
 }
 
 const NO_DEMAND: DemandPmf = { first: 0, probs: Float64Array.of(1) };
@@ -50,15 +50,15 @@ export function expectedCapped(pmf: DemandPmf, cap: number): number {
   const { first, probs } = pmf;
   let mean = 0;
   if (cap === Number.POSITIVE_INFINITY) {
-    for (let k = 0; k < probs.length; k++) mean += probs[k]! * (first + k);
+    for (let k = 0; k < probs.length; k++) mean += (probs[k] ?? Number.NaN) * (first + k);
     return mean;
   }
   let below = 0;
   for (let k = 0; k < probs.length; k++) {
     const d = first + k;
     if (d >= cap) break;
-    mean += probs[k]! * d;
-    below += probs[k]!;
+    mean += (probs[k] ?? Number.NaN) * d;
+    below += probs[k] ?? Number.NaN;
   }
   // Demand of `cap` units or more (and the negligible mass outside the pmf) sells out.
   return mean + Math.max(0, 1 - below) * cap;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { weekdayOf } from "../base/calendar.js";
 import { builtinScenarios } from "./builtin-scenarios.js";
-import { weekdayOf } from "./calendar.js";
 import { generateMarket } from "./generate-market.js";
 import { problemFromTruth } from "./problem-from-truth.js";
 import { ScenarioSchema } from "./scenario-schema.js";

@@ -1,7 +1,8 @@
 import seedrandom from "seedrandom";
+import { addDays, weekdayOf } from "../base/calendar.js";
+import { at } from "../base/checked-index.js";
+import { catalogGrid, expandGrid, roundCents } from "../base/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
-import { addDays, weekdayOf } from "./calendar.js";
-import { catalogGrid, expandGrid, roundCents } from "./price-grid.js";
 import { samplePoisson, type Uniform, uniformBetween } from "./sampling.js";
 import { type ProductSpec, type Scenario, type ScenarioInput, ScenarioSchema } from "./scenario-schema.js";
 import { type TrueDemand, trueDemandFromSpec, trueRate } from "./true-demand.js";
@@ -60,8 +61,8 @@ function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
           maxDailyChange: scenario.max_daily_change,
         })
       : expandGrid(spec.grid);
-  const minPrice = spec.min_price ?? prices[0]!;
-  const maxPrice = spec.max_price ?? prices[prices.length - 1]!;
+  const minPrice = spec.min_price ?? at(prices, 0);
+  const maxPrice = spec.max_price ?? at(prices, prices.length - 1);
   const inside = prices.filter((p) => p >= minPrice - 1e-9 && p <= maxPrice + 1e-9);
   const truth = trueDemandFromSpec(spec.demand, ref, prices);
   let stock: number | null = spec.stock ?? null;
@@ -128,7 +129,7 @@ function simulateHistory(scenario: Scenario, product: MarketProduct): SalesRow[]
   for (let d = 0; d < h.days; d++) {
     if (d % h.change_every_days === 0) {
       const level = h.price_levels
-        ? h.price_levels[Math.floor(rng() * h.price_levels.length)]!
+        ? at(h.price_levels, Math.floor(rng() * h.price_levels.length))
         : 1 + uniformBetween(rng, -h.price_variation, h.price_variation);
       price = roundCents(ref * level);
     }

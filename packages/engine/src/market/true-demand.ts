@@ -1,3 +1,4 @@
+import { at } from "../base/checked-index.js";
 import type { DemandSpec } from "./scenario-schema.js";
 
 /** A product's true demand, fully specified: what the market does, hidden from every fitted model. */
@@ -62,12 +63,12 @@ export function trueRate(truth: TrueDemand, weekday: number, horizonDay: number,
 
 function interpolate(xs: readonly number[], ys: readonly number[], x: number): number {
   if (xs.length === 0) return 0;
-  if (x <= xs[0]!) return ys[0]!;
+  if (x <= at(xs, 0)) return at(ys, 0);
   for (let i = 1; i < xs.length; i++) {
-    if (x <= xs[i]!) {
-      const f = (x - xs[i - 1]!) / (xs[i]! - xs[i - 1]!);
-      return ys[i - 1]! + f * (ys[i]! - ys[i - 1]!);
+    if (x <= at(xs, i)) {
+      const f = (x - at(xs, i - 1)) / (at(xs, i) - at(xs, i - 1));
+      return at(ys, i - 1) + f * (at(ys, i) - at(ys, i - 1));
     }
   }
-  return ys[ys.length - 1]!;
+  return at(ys, ys.length - 1);
 }

@@ -1,3 +1,4 @@
+import { at } from "../base/checked-index.js";
 import { demandPmf, expectedCapped } from "../demand/sales-distribution.js";
 import { allowedRange } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
@@ -29,7 +30,8 @@ export function bestConstantPolicy(problem: PricingProblem): BestConstantResult 
     const value = constantValue(problem, a) ?? evaluatePolicy(problem, policy).value;
     if (!best || value > best.value) best = { priceIndex: a, value, policy };
   }
-  return best!;
+  if (best === null) throw new RangeError("empty price grid");
+  return best;
 }
 
 /**
@@ -40,7 +42,7 @@ function constantValue(problem: PricingProblem, a: number): number | null {
   if (problem.distribution !== "poisson" || problem.maxDailyChange !== null) return null;
   let total = 0;
   for (let t = 0; t < problem.horizon; t++) total += problem.rate(t, a);
-  const margin = problem.prices[a]! - problem.unitCost;
+  const margin = at(problem.prices, a) - problem.unitCost;
   if (problem.stock === null) return total * margin;
   return expectedCapped(demandPmf("poisson", total), problem.stock) * margin;
 }

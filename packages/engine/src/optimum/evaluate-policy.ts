@@ -49,13 +49,17 @@ export function evaluatePolicy(
   let revenue = 0;
   let violations = 0;
   const pmfCache = new Map<number, DemandPmf>();
+  /** Moves probability mass into a state of the next day (zeroed at the start of each day). */
+  const carry = (state: number, amount: number): void => {
+    nextProb[state] = (nextProb[state] ?? 0) + amount;
+  };
 
   for (let t = 0; t < T; t++) {
     nextProb.fill(0);
     pmfCache.clear();
     for (let s = 0; s <= S; s++) {
       for (let prev = 0; prev < P; prev++) {
-        const mass = prob[s * P + prev]!;
+        const mass = prob[s * P + prev] ?? Number.NaN;
         if (mass === 0) continue;
         const prevIndex = !track || prev === INITIAL ? -1 : prev;
         let action = policy(t, finite ? s : Number.POSITIVE_INFINITY, prevIndex);
@@ -64,10 +68,10 @@ export function evaluatePolicy(
           action = repair(problem, prevIndex, action);
         }
         if (action === SHUTOFF || (finite && s === 0)) {
-          nextProb[s * P + (action === SHUTOFF ? prev : slot(action))]! += mass;
+          carry(s * P + (action === SHUTOFF ? prev : slot(action)), mass);
           continue;
         }
-        const price = problem.prices[action]!;
+        const price = problem.prices[action] ?? Number.NaN;
         const margin = price - problem.unitCost;
         const rate = problem.rate(t, action);
         if (!finite) {
@@ -75,7 +79,7 @@ export function evaluatePolicy(
           value += mass * sold * margin;
           revenue += mass * sold * price;
           units += mass * sold;
-          nextProb[slot(action)]! += mass;
+          carry(slot(action), mass);
           continue;
         }
         let pmf = pmfCache.get(action);
@@ -88,14 +92,14 @@ export function evaluatePolicy(
         let sold = 0;
         const kTop = Math.min(s - 1, first + probs.length - 1);
         for (let k = first; k <= kTop; k++) {
-          const pk = probs[k - first]!;
+          const pk = probs[k - first] ?? Number.NaN;
           below += pk;
           sold += pk * k;
-          nextProb[(s - k) * P + slot(action)]! += mass * pk;
+          carry((s - k) * P + slot(action), mass * pk);
         }
         const tail = Math.max(0, 1 - below);
         sold += tail * s;
-        nextProb[slot(action)]! += mass * tail;
+        carry(slot(action), mass * tail);
         value += mass * sold * margin;
         revenue += mass * sold * price;
         units += mass * sold;
@@ -116,6 +120,8 @@ function legal(problem: PricingProblem, prevIndex: number, action: number): bool
 function repair(problem: PricingProblem, prevIndex: number, action: number): number {
   const A = problem.prices.length;
   const wanted =
-    Number.isFinite(action) && action >= 0 ? problem.prices[Math.min(A - 1, Math.round(action))]! : 0;
+    Number.isFinite(action) && action >= 0
+      ? (problem.prices[Math.min(A - 1, Math.round(action))] ?? Number.NaN)
+      : 0;
   return nearestAllowedIndex(problem, prevIndex, wanted);
 }

@@ -28,7 +28,8 @@ export function lpBound(problem: PricingProblem): LpBound {
     for (let t = 0; t < T; t++) {
       let best = problem.shutoff || problem.stock !== null ? 0 : Number.NEGATIVE_INFINITY;
       for (let a = 0; a < A; a++) {
-        const v = demand[t * A + a]! * (problem.prices[a]! - problem.unitCost - mu);
+        const v =
+          (demand[t * A + a] ?? Number.NaN) * ((problem.prices[a] ?? Number.NaN) - problem.unitCost - mu);
         if (v > best) best = v;
       }
       total += best;

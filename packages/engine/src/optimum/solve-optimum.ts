@@ -47,19 +47,19 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
     let peak = 0;
     for (let a = 0; a < A; a++) {
       rates[a] = problem.rate(t, a);
-      meanDemand[a] = expectedDemand(problem.distribution, rates[a]!);
-      peak = Math.max(peak, meanDemand[a]!);
+      meanDemand[a] = expectedDemand(problem.distribution, rates[a] ?? Number.NaN);
+      peak = Math.max(peak, meanDemand[a] ?? Number.NaN);
     }
     remainingPeak += peak;
     const cap = Math.min(S, Math.ceil(remainingPeak + 9 * Math.sqrt(remainingPeak) + 12));
     markUndominated(problem, meanDemand, prunable, active);
     for (let a = 0; a < A; a++) {
       if (!active[a]) continue;
-      const margin = problem.prices[a]! - problem.unitCost;
-      const rate = rates[a]!;
+      const margin = (problem.prices[a] ?? Number.NaN) - problem.unitCost;
+      const rate = rates[a] ?? Number.NaN;
       const nextPrev = constrained ? a : 0;
       if (!finite) {
-        q[a] = meanDemand[a]! * margin + next[nextPrev]!;
+        q[a] = (meanDemand[a] ?? Number.NaN) * margin + (next[nextPrev] ?? Number.NaN);
         continue;
       }
       const { first, probs } = demandPmf(problem.distribution, rate);
@@ -71,30 +71,30 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
       for (let s = 0; s <= cap; s++) {
         let future = 0;
         const kTop = Math.min(s - 1, K);
-        for (let k = first; k <= kTop; k++) future += probs[k - first]! * next[(s - k) * P + nextPrev]!;
+        for (let k = first; k <= kTop; k++)
+          future += (probs[k - first] ?? Number.NaN) * (next[(s - k) * P + nextPrev] ?? Number.NaN);
         // All demand of s units or more sells out the stock.
         const tail = Math.max(0, 1 - cdfBelow);
-        q[base + s] = margin * meanBelow + future + tail * (s * margin + next[nextPrev]!);
+        q[base + s] = margin * meanBelow + future + tail * (s * margin + (next[nextPrev] ?? Number.NaN));
         if (s >= first && s <= K) {
-          cdfBelow += probs[s - first]!;
-          meanBelow += s * probs[s - first]!;
+          cdfBelow += probs[s - first] ?? Number.NaN;
+          meanBelow += s * (probs[s - first] ?? Number.NaN);
         }
       }
-      for (let s = cap + 1; s <= S; s++) q[base + s] = q[base + cap]!;
+      for (let s = cap + 1; s <= S; s++) q[base + s] = q[base + cap] ?? Number.NaN;
     }
     for (let s = 0; s <= S; s++) {
-      for (let prev = 0; prev < P; prev++) {
+      for (const [prev, { lo, hi }] of ranges.entries()) {
         const idx = s * P + prev;
         let best = Number.NEGATIVE_INFINITY;
         let arg = 0;
         if (problem.shutoff) {
-          best = next[idx]!;
+          best = next[idx] ?? Number.NaN;
           arg = SHUTOFF;
         }
-        const { lo, hi } = ranges[prev]!;
         for (let a = lo; a <= hi; a++) {
           if (!active[a]) continue;
-          const v = q[a * (S + 1) + s]!;
+          const v = q[a * (S + 1) + s] ?? Number.NaN;
           if (v > best + 1e-12) {
             best = v;
             arg = a;
@@ -107,12 +107,12 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
     [cur, next] = [next, cur];
   }
   const startPrev = constrained ? A : 0;
-  const value = next[S * P + startPrev]!;
+  const value = next[S * P + startPrev] ?? Number.NaN;
   const policy: ProductPolicy = (day, stock, prevPriceIndex) => {
     const s = finite ? Math.max(0, Math.min(S, Math.floor(stock))) : 0;
     const prev = constrained ? (prevPriceIndex >= 0 && prevPriceIndex < A ? prevPriceIndex : A) : 0;
     const d = Math.max(0, Math.min(T - 1, day));
-    return decisions[d * width + s * P + prev]!;
+    return decisions[d * width + s * P + prev] ?? Number.NaN;
   };
   return { value, policy, tracksPreviousPrice: constrained };
 }
@@ -133,12 +133,14 @@ function markUndominated(
     return;
   }
   const order = Array.from({ length: A }, (_, a) => a).sort(
-    (x, y) => demand[x]! - demand[y]! || problem.prices[y]! - problem.prices[x]!,
+    (x, y) =>
+      (demand[x] ?? Number.NaN) - (demand[y] ?? Number.NaN) ||
+      (problem.prices[y] ?? Number.NaN) - (problem.prices[x] ?? Number.NaN),
   );
   active.fill(0);
   let bestMarginRate = Number.NEGATIVE_INFINITY;
   for (const a of order) {
-    const marginRate = demand[a]! * (problem.prices[a]! - problem.unitCost);
+    const marginRate = (demand[a] ?? Number.NaN) * ((problem.prices[a] ?? Number.NaN) - problem.unitCost);
     if (marginRate > bestMarginRate) {
       active[a] = 1;
       bestMarginRate = marginRate;

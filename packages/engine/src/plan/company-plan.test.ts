@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { addDays } from "../market/calendar.js";
+import { addDays } from "../base/calendar.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";

@@ -1,6 +1,6 @@
+import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
+import { roundCents } from "../base/price-grid.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
-import { addDays, daysBetween, weekdayOf } from "../market/calendar.js";
-import { roundCents } from "../market/price-grid.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { boundPrice, expectedUnitsOn, ruleDay, ruleRawPrice } from "./day-price.js";
 import { type ProductState, seasonLastDay, sellsOn } from "./product-state.js";

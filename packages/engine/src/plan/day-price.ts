@@ -1,7 +1,7 @@
+import { weekdayOf } from "../base/calendar.js";
+import { roundCents } from "../base/price-grid.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
 import { demandPmf, expectedCapped } from "../demand/sales-distribution.js";
-import { weekdayOf } from "../market/calendar.js";
-import { roundCents } from "../market/price-grid.js";
 import { rulePrice } from "../rule/rule-price.js";
 import type { ProductState } from "./product-state.js";
 

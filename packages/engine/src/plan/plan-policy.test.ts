@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { addDays } from "../market/calendar.js";
+import { addDays } from "../base/calendar.js";
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, weekdayOf } from "../market/calendar.js";
+import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { nearestAllowedIndex } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import type { ActivePolicy } from "./company-plan.js";

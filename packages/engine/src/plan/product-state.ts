@@ -1,6 +1,6 @@
-import { addDays, daysBetween } from "../market/calendar.js";
+import { addDays, daysBetween } from "../base/calendar.js";
+import { catalogGrid, roundCents } from "../base/price-grid.js";
 import type { SalesRow } from "../market/generate-market.js";
-import { catalogGrid, roundCents } from "../market/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import { type RuleParams, ruleParamsFromHistory } from "../rule/rule-price.js";
 

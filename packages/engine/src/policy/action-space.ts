@@ -1,3 +1,4 @@
+import { at } from "../base/checked-index.js";
 import type { ProductSetup } from "./training-input.js";
 
 /** Two price ratios closer than this (relative) are one shared action. */
@@ -46,8 +47,8 @@ export function buildActionSpec(
   if (count > 0) merged.push(sum / count);
   let multipliers = merged;
   if (merged.length > MAX_PRICE_ACTIONS) {
-    const lo = Math.log(merged[0]!);
-    const hi = Math.log(merged[merged.length - 1]!);
+    const lo = Math.log(at(merged, 0));
+    const hi = Math.log(at(merged, merged.length - 1));
     multipliers = Array.from({ length: MAX_PRICE_ACTIONS }, (_, k) =>
       Math.exp(lo + ((hi - lo) * k) / (MAX_PRICE_ACTIONS - 1)),
     );
@@ -79,19 +80,20 @@ export function productActions(
     const target = m * referencePrice;
     let best = 0;
     for (let i = 1; i < prices.length; i++) {
-      if (Math.abs(prices[i]! - target) < Math.abs(prices[best]! - target)) best = i;
+      if (Math.abs(at(prices, i) - target) < Math.abs(at(prices, best) - target)) best = i;
     }
     priceIndex[k] = best;
     // Actions past the product's own grid would only repeat its end prices.
-    const ratio = prices[best]! / target;
+    const ratio = at(prices, best) / target;
     valid[k] = ratio > 1 / 1.08 && ratio < 1.08 ? 1 : 0;
   });
   // Every grid price must stay reachable, so a product's nearest action to each of its prices is always valid.
   for (let i = 0; i < prices.length; i++) {
     let best = 0;
     for (let k = 1; k < spec.multipliers.length; k++) {
-      const d = Math.abs(Math.log(spec.multipliers[k]! * referencePrice) - Math.log(prices[i]!));
-      if (d < Math.abs(Math.log(spec.multipliers[best]! * referencePrice) - Math.log(prices[i]!))) best = k;
+      const d = Math.abs(Math.log(at(spec.multipliers, k) * referencePrice) - Math.log(at(prices, i)));
+      if (d < Math.abs(Math.log(at(spec.multipliers, best) * referencePrice) - Math.log(at(prices, i))))
+        best = k;
     }
     valid[best] = 1;
   }

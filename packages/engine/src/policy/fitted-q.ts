@@ -1,11 +1,13 @@
 import seedrandom from "seedrandom";
 import { initTfBackend, tf } from "../backend/tf-backend.js";
 import { type DemandPmf, demandPmf, expectedCapped } from "../demand/sales-distribution.js";
-import { actionCount, buildActionSpec, referencePriceOf } from "./action-space.js";
+import { type ActionSpec, buildActionSpec, referencePriceOf } from "./action-space.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RlPolicy } from "./rl-policy.js";
 import {
+  type ProductSetup,
+  type TrainingConfig,
   type TrainingInput,
   type TrainingInputInput,
   TrainingInputSchema,
@@ -42,20 +44,296 @@ const AVERAGE_EVERY = 10;
 /** Largest stock grid on which the next day's value is read off the network (interpolated in between). */
 const VALUE_GRID = 256;
 
-interface Buffer {
-  x: Float32Array;
-  /** Head inputs: [rows * A] expected margins and units today, capped by stock. */
-  margins: Float32Array;
-  rates: Float32Array;
-  y: Float32Array;
-  w: Float32Array;
-  rows: number;
-}
-
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
     throw signal.reason instanceof Error ? signal.reason : new DOMException("training aborted", "AbortError");
   }
+}
+
+/** Lets the event loop run (abort signals, progress delivery) when training in the caller's thread. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Next-day value (currency) by stock level, one table per previous action (one only without a max change). */
+type NextValues = Float64Array[];
+
+/** The simulator the policy learns in: each product's model under one action space. */
+interface Simulator {
+  readonly products: { setup: ProductSetup; referencePrice: number; rates: Float32Array }[];
+  readonly spec: ActionSpec;
+  readonly models: readonly ProductModel[];
+}
+
+function buildSimulator(input: TrainingInput): Simulator {
+  const products = input.products.map((p) => ({
+    setup: p.setup,
+    referencePrice: referencePriceOf(p.setup, p.referencePrice),
+    rates: Float32Array.from(p.rates),
+  }));
+  const spec = buildActionSpec(products);
+  const models = products.map((p) => new ProductModel(spec, p.setup, p.rates, p.referencePrice));
+  return { products, spec, models };
+}
+
+/** Stock levels sampled per day: one for unlimited stock, none when there is nothing to sell. */
+function statesPerDayOf(m: ProductModel, cfg: TrainingConfig): number {
+  return m.setup.stock === null ? 1 : m.setup.stock > 0 ? cfg.statesPerDay : 0;
+}
+
+/** Budget of wall-clock seconds, measured from construction. */
+class TrainingClock {
+  private readonly started: number;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly maxSeconds: number | null,
+  ) {
+    this.started = now();
+  }
+
+  seconds(): number {
+    return (this.now() - this.started) / 1000;
+  }
+
+  overBudget(): boolean {
+    return this.maxSeconds !== null && this.seconds() > this.maxSeconds;
+  }
+}
+
+/**
+ * The network, its optimizer and every sampled state so far (inputs and normalized Bellman targets, one row per
+ * state); each gradient step draws one minibatch from it.
+ */
+class ReplayTrainer {
+  readonly f: number;
+  readonly a: number;
+  /** Outputs per row: the marginal stock value and one advantage per action. */
+  readonly out: number;
+  rows = 0;
+  steps = 0;
+  private readonly x: Float32Array;
+  /** Head inputs: [rows * A] expected margins and units today, capped by stock. */
+  private readonly margins: Float32Array;
+  private readonly rates: Float32Array;
+  private readonly y: Float32Array;
+  private readonly w: Float32Array;
+  private readonly batch: {
+    x: Float32Array;
+    m: Float32Array;
+    r: Float32Array;
+    y: Float32Array;
+    w: Float32Array;
+  };
+  private lossSum = 0;
+  private lossCount = 0;
+
+  constructor(
+    readonly net: QNetwork,
+    readonly optimizer: tf.Optimizer,
+    capacity: number,
+    private readonly batchSize: number,
+    private readonly rng: () => number,
+  ) {
+    this.f = net.shape.inputs;
+    this.a = net.shape.actions;
+    this.out = 1 + this.a;
+    this.x = new Float32Array(capacity * this.f);
+    this.margins = new Float32Array(capacity * this.a);
+    this.rates = new Float32Array(capacity * this.a);
+    this.y = new Float32Array(capacity * this.out);
+    this.w = new Float32Array(capacity * this.out);
+    this.batch = {
+      x: new Float32Array(batchSize * this.f),
+      m: new Float32Array(batchSize * this.a),
+      r: new Float32Array(batchSize * this.a),
+      y: new Float32Array(batchSize * this.out),
+      w: new Float32Array(batchSize * this.out),
+    };
+  }
+
+  /** Stores state (day, stock) with its Bellman targets; returns the state's value (currency). */
+  addState(
+    m: ProductModel,
+    day: number,
+    stock: number,
+    pmfs: readonly DemandPmf[],
+    next: NextValues | null,
+  ): number {
+    const row = this.rows++;
+    m.writeFeatures(day, stock, this.x, row * this.f);
+    m.writeHeadInputs(day, stock, this.margins, this.rates, row * this.a);
+    return writeTargets(m, day, stock, pmfs, next, this.y, this.w, row * this.out);
+  }
+
+  /** One gradient step; half of each batch is the rows from `newFrom` on (the day just computed), half replays all. */
+  step(newFrom: number): void {
+    const { f, a, out, batch } = this;
+    const b = this.batchSize;
+    const fresh = this.rows - newFrom;
+    for (let r = 0; r < b; r++) {
+      const row =
+        r < b / 2 && fresh > 0
+          ? newFrom + Math.floor(this.rng() * fresh)
+          : Math.floor(this.rng() * this.rows);
+      batch.x.set(this.x.subarray(row * f, (row + 1) * f), r * f);
+      batch.m.set(this.margins.subarray(row * a, (row + 1) * a), r * a);
+      batch.r.set(this.rates.subarray(row * a, (row + 1) * a), r * a);
+      batch.y.set(this.y.subarray(row * out, (row + 1) * out), r * out);
+      batch.w.set(this.w.subarray(row * out, (row + 1) * out), r * out);
+    }
+    const loss = this.net.trainStep(
+      this.optimizer,
+      { rows: b, x: batch.x, margins: batch.m, rates: batch.r },
+      batch.y,
+      batch.w,
+    );
+    this.lossSum += loss;
+    this.lossCount++;
+    this.steps++;
+  }
+
+  /** Mean loss of the steps since the last reset. */
+  recentLoss(): number {
+    return this.lossCount > 0 ? this.lossSum / this.lossCount : 0;
+  }
+
+  resetLoss(): void {
+    this.lossSum = 0;
+    this.lossCount = 0;
+  }
+
+  dispose(): void {
+    this.net.dispose();
+    this.optimizer.dispose();
+  }
+}
+
+/** A product still learning on some day, with the stock levels its simulated episodes visit each day. */
+interface Learner {
+  readonly model: ProductModel;
+  readonly statesPerDay: number;
+  /** stocks[day][j]. */
+  readonly stocks: readonly (readonly number[])[];
+}
+
+/**
+ * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
+ * the next day, then gradient steps (one only once over budget). Returns the mean value of the day's states
+ * (currency, summed over products).
+ */
+function learnDay(
+  trainer: ReplayTrainer,
+  learners: readonly Learner[],
+  day: number,
+  stepsPerDay: number,
+  clock: TrainingClock,
+): number {
+  const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
+  const nextValues = nextDayValues(
+    trainer.net,
+    active.map((l) => l.model),
+    day + 1,
+  );
+  const newFrom = trainer.rows;
+  let estimatedValue = 0;
+  for (const { model: m, stocks } of active) {
+    const today = stocks[day] ?? [];
+    const pmfs: DemandPmf[] = [];
+    for (let k = 0; k < trainer.a; k++) pmfs.push(demandPmf(m.setup.distribution, m.rateOf(day, k)));
+    const next = nextValues.get(m) ?? null;
+    for (const stock of today) estimatedValue += trainer.addState(m, day, stock, pmfs, next) / today.length;
+  }
+  const budgetSteps = clock.overBudget() ? 1 : stepsPerDay;
+  trainer.resetLoss();
+  for (let s = 0; s < budgetSteps && trainer.rows > 0; s++) trainer.step(newFrom);
+  return estimatedValue;
+}
+
+/** Cosine decay to a tenth of the rate over the final phase: the last steps polish rather than move. */
+function finalLearningRate(cfg: TrainingConfig, done: number): number {
+  return cfg.learningRate * (0.1 + 0.45 * (1 + Math.cos((Math.PI * done) / cfg.finalSteps)));
+}
+
+/** Running sum of network weights, for stochastic weight averaging. */
+class WeightAverage {
+  private sums: Float64Array[] | null = null;
+  private count = 0;
+
+  add(weights: readonly Float32Array[]): void {
+    const sums = this.sums ?? weights.map((w) => new Float64Array(w.length));
+    this.sums = sums;
+    weights.forEach((w, i) => {
+      const acc = sums[i];
+      if (!acc) return;
+      w.forEach((x, j) => {
+        acc[j] = (acc[j] ?? 0) + x;
+      });
+    });
+    this.count++;
+  }
+
+  /** The mean weights, or null when nothing was added. */
+  mean(): Float32Array[] | null {
+    const n = this.count;
+    return this.sums === null ? null : this.sums.map((acc) => Float32Array.from(acc, (x) => x / n));
+  }
+}
+
+/**
+ * Gradient steps over all days with a decaying rate, averaging the weights over the second half (the mean of many
+ * nearby iterates has far less SGD noise than the last one); stops early once over budget. Returns the averaged
+ * weights, or null when no average was taken.
+ */
+async function polishAllDays(
+  trainer: ReplayTrainer,
+  cfg: TrainingConfig,
+  clock: TrainingClock,
+  report: (phase: TrainingProgress["phase"], day: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<Float32Array[] | null> {
+  const chunk = 100;
+  const average = new WeightAverage();
+  for (let done = 0; done < cfg.finalSteps && trainer.rows > 0 && !clock.overBudget(); ) {
+    throwIfAborted(signal);
+    trainer.resetLoss();
+    const n = Math.min(chunk, cfg.finalSteps - done);
+    // tfjs keeps the rate in a protected field that its update reads on every step; Adam is blind to gradient
+    // scale, so this is the way in.
+    (trainer.optimizer as unknown as { learningRate: number }).learningRate = finalLearningRate(cfg, done);
+    for (let s = 0; s < n; s++) {
+      trainer.step(trainer.rows);
+      if (done + s >= cfg.finalSteps / 2 && (done + s) % AVERAGE_EVERY === 0)
+        average.add(trainer.net.toArrays());
+    }
+    done += n;
+    report("final", 0);
+    await yieldToEventLoop();
+  }
+  return average.mean();
+}
+
+/** A fresh network (seeded by the config) and Adam, with room for every state the training will sample. */
+function createTrainer(
+  models: readonly ProductModel[],
+  cfg: TrainingConfig,
+  rng: () => number,
+): ReplayTrainer {
+  const [first] = models;
+  if (!first) throw new RangeError("training needs at least one product");
+  const net = QNetwork.init(
+    {
+      inputs: first.featureCount,
+      hidden: cfg.hidden,
+      actions: first.actionCount,
+      marginOffset: ProductModel.marginOffset,
+      fluidOffset: FLUID_VALUE_FEATURE,
+    },
+    cfg.seed,
+  );
+  const optimizer = tf.train.adam(cfg.learningRate);
+  const capacity = models.reduce((sum, m) => sum + m.setup.horizon * statesPerDayOf(m, cfg), 0);
+  return new ReplayTrainer(net, optimizer, capacity, cfg.batchSize, rng);
 }
 
 /**
@@ -72,185 +350,61 @@ export async function trainPolicy(
   const input: TrainingInput = TrainingInputSchema.parse(rawInput);
   validateTrainingInput(input);
   const backend = await initTfBackend();
-  const now = options.now ?? (() => performance.now());
-  const started = now();
   const cfg = input.config;
+  const clock = new TrainingClock(options.now ?? (() => performance.now()), cfg.maxSeconds);
   const rng = seedrandom(`fqi:${cfg.seed}`);
-
-  const withRef = input.products.map((p) => ({
-    setup: p.setup,
-    referencePrice: referencePriceOf(p.setup, p.referencePrice),
-    rates: Float32Array.from(p.rates),
-  }));
-  const spec = buildActionSpec(withRef);
-  const models = withRef.map((p) => new ProductModel(spec, p.setup, p.rates, p.referencePrice));
-  const a = actionCount(spec);
-  const f = models[0]!.featureCount;
-  const out = 1 + a;
-  const net = QNetwork.init(
-    {
-      inputs: f,
-      hidden: cfg.hidden,
-      actions: a,
-      marginOffset: ProductModel.marginOffset,
-      fluidOffset: FLUID_VALUE_FEATURE,
-    },
-    cfg.seed,
-  );
-  const optimizer = tf.train.adam(cfg.learningRate);
+  const simulator = buildSimulator(input);
+  const { models } = simulator;
+  const trainer = createTrainer(models, cfg, rng);
   // An abort or error mid-training must still free the variables and Adam moments (not tidy-scoped).
   try {
-    const statesOf = (m: ProductModel): number =>
-      m.setup.stock === null ? 1 : m.setup.stock > 0 ? cfg.statesPerDay : 0;
-    const capacity = models.reduce((sum, m) => sum + m.setup.horizon * statesOf(m), 0);
-    const buffer: Buffer = {
-      x: new Float32Array(capacity * f),
-      margins: new Float32Array(capacity * a),
-      rates: new Float32Array(capacity * a),
-      y: new Float32Array(capacity * out),
-      w: new Float32Array(capacity * out),
-      rows: 0,
-    };
-    const paths = models.map((m) => simulateStockPaths(m, statesOf(m), rng));
+    const learners = models.map((m) => {
+      const statesPerDay = statesPerDayOf(m, cfg);
+      return { model: m, statesPerDay, stocks: simulateStockPaths(m, statesPerDay, rng) };
+    });
     const maxHorizon = Math.max(...models.map((m) => m.setup.horizon));
     const totalSteps = maxHorizon * cfg.stepsPerDay + cfg.finalSteps;
-    let steps = 0;
-    let recentLoss = 0;
-    let recentCount = 0;
     let estimatedValue = 0;
-    const overBudget = (): boolean => cfg.maxSeconds !== null && (now() - started) / 1000 > cfg.maxSeconds;
-
-    const batchX = new Float32Array(cfg.batchSize * f);
-    const batchM = new Float32Array(cfg.batchSize * a);
-    const batchR = new Float32Array(cfg.batchSize * a);
-    const batchY = new Float32Array(cfg.batchSize * out);
-    const batchW = new Float32Array(cfg.batchSize * out);
-    const trainStep = (newFrom: number): void => {
-      const b = cfg.batchSize;
-      const fresh = buffer.rows - newFrom;
-      for (let r = 0; r < b; r++) {
-        // Half of each batch is the day just computed, half replays all days so far.
-        const row =
-          r < b / 2 && fresh > 0 ? newFrom + Math.floor(rng() * fresh) : Math.floor(rng() * buffer.rows);
-        batchX.set(buffer.x.subarray(row * f, (row + 1) * f), r * f);
-        batchM.set(buffer.margins.subarray(row * a, (row + 1) * a), r * a);
-        batchR.set(buffer.rates.subarray(row * a, (row + 1) * a), r * a);
-        batchY.set(buffer.y.subarray(row * out, (row + 1) * out), r * out);
-        batchW.set(buffer.w.subarray(row * out, (row + 1) * out), r * out);
-      }
-      const loss = net.trainStep(
-        optimizer,
-        { rows: b, x: batchX, margins: batchM, rates: batchR },
-        batchY,
-        batchW,
-      );
-      recentLoss += loss;
-      recentCount++;
-      steps++;
-    };
+    const report = (phase: TrainingProgress["phase"], day: number): void =>
+      options.onProgress?.({
+        phase,
+        step: trainer.steps,
+        totalSteps,
+        day,
+        loss: trainer.recentLoss(),
+        estimatedValue,
+      });
 
     for (let day = maxHorizon - 1; day >= 0; day--) {
       throwIfAborted(options.signal);
-      const active = models
-        .map((_, i) => i)
-        .filter((i) => day < models[i]!.setup.horizon && statesOf(models[i]!) > 0);
-      const nextValues = nextDayValues(net, models, active, day + 1);
-      const newFrom = buffer.rows;
-      estimatedValue = 0;
-      for (const i of active) {
-        const m = models[i]!;
-        const stocks = paths[i]![day]!;
-        const pmfs: DemandPmf[] = [];
-        for (let k = 0; k < a; k++) pmfs.push(demandPmf(m.setup.distribution, m.rateOf(day, k)));
-        stocks.forEach((stock) => {
-          const row = buffer.rows++;
-          m.writeFeatures(day, stock, buffer.x, row * f);
-          m.writeHeadInputs(day, stock, buffer.margins, buffer.rates, row * a);
-          const value = writeTargets(m, day, stock, pmfs, nextValues.get(i) ?? null, buffer, row, out);
-          estimatedValue += value / stocks.length;
-        });
-      }
-      const budgetSteps = overBudget() ? 1 : cfg.stepsPerDay;
-      recentLoss = 0;
-      recentCount = 0;
-      for (let s = 0; s < budgetSteps && buffer.rows > 0; s++) trainStep(newFrom);
-      options.onProgress?.({
-        phase: "backward",
-        step: steps,
-        totalSteps,
-        day,
-        loss: recentCount > 0 ? recentLoss / recentCount : 0,
-        estimatedValue,
-      });
-      // Let the event loop run (abort signals, progress delivery) when training in the caller's thread.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      estimatedValue = learnDay(trainer, learners, day, cfg.stepsPerDay, clock);
+      report("backward", day);
+      await yieldToEventLoop();
     }
-
-    const chunk = 100;
-    let averaged: Float64Array[] | null = null;
-    let averagedCount = 0;
-    for (let done = 0; done < cfg.finalSteps && buffer.rows > 0 && !overBudget(); ) {
-      throwIfAborted(options.signal);
-      recentLoss = 0;
-      recentCount = 0;
-      const n = Math.min(chunk, cfg.finalSteps - done);
-      // Cosine decay to a tenth of the rate: the last steps polish rather than move. tfjs keeps the rate in a
-      // protected field that its update reads on every step; Adam is blind to gradient scale, so this is the way in.
-      (optimizer as unknown as { learningRate: number }).learningRate =
-        cfg.learningRate * (0.1 + 0.45 * (1 + Math.cos((Math.PI * done) / cfg.finalSteps)));
-      for (let s = 0; s < n; s++) {
-        trainStep(buffer.rows);
-        // Stochastic weight averaging over the second half of the final phase: the mean of many nearby iterates
-        // has far less SGD noise than the last one.
-        if (done + s >= cfg.finalSteps / 2 && (done + s) % AVERAGE_EVERY === 0) {
-          const current = net.toArrays();
-          if (averaged === null) averaged = current.map((w) => new Float64Array(w.length));
-          current.forEach((w, i) => {
-            const acc = averaged![i]!;
-            for (let j = 0; j < w.length; j++) acc[j]! += w[j]!;
-          });
-          averagedCount++;
-        }
-      }
-      done += n;
-      options.onProgress?.({
-        phase: "final",
-        step: steps,
-        totalSteps,
-        day: 0,
-        loss: recentLoss / recentCount,
-        estimatedValue,
-      });
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    const averaged = await polishAllDays(trainer, cfg, clock, report, options.signal);
     throwIfAborted(options.signal);
 
-    const weights =
-      averaged === null
-        ? net.toArrays()
-        : averaged.map((acc) => Float32Array.from(acc, (x) => x / averagedCount));
     const meanHorizon = models.reduce((s, m) => s + m.setup.horizon, 0) / models.length;
     return RlPolicy.create({
       companyId: input.companyId,
-      actionSpec: spec,
+      actionSpec: simulator.spec,
       hidden: cfg.hidden,
-      products: withRef,
-      weights,
+      products: simulator.products,
+      weights: averaged ?? trainer.net.toArrays(),
       demandModel: input.demandModel,
       training: {
         config: cfg,
         backend: backend.name,
-        seconds: (now() - started) / 1000,
-        episodes: Math.round(buffer.rows / meanHorizon),
-        sampledStates: buffer.rows,
-        gradientSteps: steps,
-        finalLoss: recentCount > 0 ? recentLoss / recentCount : 0,
+        seconds: clock.seconds(),
+        episodes: Math.round(trainer.rows / meanHorizon),
+        sampledStates: trainer.rows,
+        gradientSteps: trainer.steps,
+        finalLoss: trainer.recentLoss(),
         estimatedValue,
       },
     });
   } finally {
-    net.dispose();
-    optimizer.dispose();
+    trainer.dispose();
   }
 }
 
@@ -277,24 +431,35 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
     // Each episode explores with its own price bias plus daily noise.
     const bias = EXPLORE_BIAS * normal();
     for (let t = 0; t < h; t++) {
-      byDay[t]!.push(Math.max(1, stock));
+      byDay[t]?.push(Math.max(1, stock));
       if (stock <= 0) continue;
       const target = m.fluidPrice(t, stock) * Math.exp(bias + EXPLORE_NOISE * normal());
-      let idx = 0;
-      for (let i = 1; i < n; i++) {
-        if (Math.abs(m.setup.prices[i]! - target) < Math.abs(m.setup.prices[idx]! - target)) idx = i;
-      }
-      const rate = m.rates[t * n + idx]!;
+      const idx = nearestPriceIndex(m.setup.prices, target);
+      const rate = m.rates[t * n + idx] ?? Number.NaN;
       const sold =
         m.setup.distribution === "bernoulli" ? (rng() < Math.min(rate, 1) ? 1 : 0) : samplePoisson(rate, rng);
       stock = Math.max(0, stock - sold);
     }
   }
-  for (let t = 0; t < h; t++) {
+  for (const levels of byDay) {
     for (let j = 0; j < even; j++)
-      byDay[t]!.push(Math.min(s0, Math.max(1, Math.round(1 + ((j + rng()) / even) * (s0 - 1)))));
+      levels.push(Math.min(s0, Math.max(1, Math.round(1 + ((j + rng()) / even) * (s0 - 1)))));
   }
   return byDay;
+}
+
+/** Index of the grid price closest to `target` (the first of a tie). */
+function nearestPriceIndex(prices: readonly number[], target: number): number {
+  let idx = 0;
+  let bestGap = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < prices.length; i++) {
+    const gap = Math.abs((prices[i] ?? Number.NaN) - target);
+    if (gap < bestGap) {
+      bestGap = gap;
+      idx = i;
+    }
+  }
+  return idx;
 }
 
 /** Poisson draw by inversion (small rates) or a rounded normal approximation (large ones). */
@@ -327,24 +492,15 @@ function samplePoisson(rate: number, rng: () => number): number {
 function nextDayValues(
   net: QNetwork,
   models: readonly ProductModel[],
-  active: readonly number[],
   day: number,
-): Map<number, Float64Array[]> {
-  const result = new Map<number, Float64Array[]>();
-  const grids = new Map<number, number[]>();
+): Map<ProductModel, NextValues> {
+  const result = new Map<ProductModel, NextValues>();
+  const grids = new Map<ProductModel, number[]>();
   let rows = 0;
-  for (const i of active) {
-    const m = models[i]!;
+  for (const m of models) {
     if (day >= m.setup.horizon) continue;
-    const s0 = m.setup.stock;
-    let grid: number[];
-    if (s0 === null) grid = [Number.POSITIVE_INFINITY];
-    else if (s0 <= VALUE_GRID) grid = Array.from({ length: s0 }, (_, s) => s + 1);
-    else
-      grid = [
-        ...new Set(Array.from({ length: VALUE_GRID }, (_, g) => Math.round(((g + 1) * s0) / VALUE_GRID))),
-      ];
-    grids.set(i, grid);
+    const grid = valueGrid(m.setup.stock);
+    grids.set(m, grid);
     rows += grid.length;
   }
   if (rows === 0) return result;
@@ -354,73 +510,93 @@ function nextDayValues(
   const margins = new Float32Array(rows * a);
   const rates = new Float32Array(rows * a);
   let r = 0;
-  for (const [i, grid] of grids) {
+  for (const [m, grid] of grids) {
     for (const s of grid) {
-      models[i]!.writeFeatures(day, s, x, r * f);
-      models[i]!.writeHeadInputs(day, s, margins, rates, r * a);
+      m.writeFeatures(day, s, x, r * f);
+      m.writeHeadInputs(day, s, margins, rates, r * a);
       r++;
     }
   }
   const y = net.predict({ rows, x, margins, rates });
   r = 0;
-  for (const [i, grid] of grids) {
-    const m = models[i]!;
-    const prevs = m.allowedAfter === null ? 1 : a;
-    const finite = m.setup.stock !== null;
-    const levels = finite ? m.setup.stock! + 1 : 1;
-    const tables = Array.from({ length: prevs }, () => new Float64Array(levels));
-    const advScale = m.advantageScale(day);
-    const ref = m.referencePrice;
-    // Free value (best action) at each grid level, then the penalty of each previous action's restricted set.
-    const free = new Float64Array(grid.length);
-    const penalty = Array.from({ length: prevs }, () => new Float64Array(grid.length));
-    let cumulative = 0;
-    let prevLevel = 0;
-    let prevMu = 0;
-    grid.forEach((s, g) => {
-      const base = (r + g) * (a + 1);
-      const mu = y[base]! * ref;
-      if (finite) {
-        const width = s - prevLevel;
-        cumulative += width === 1 || g === 0 ? width * mu : (width * (mu + prevMu)) / 2;
-        prevLevel = s;
-        prevMu = mu;
-      }
-      free[g] = cumulative;
-      let bestAll = Number.NEGATIVE_INFINITY;
-      for (let k = 0; k < a; k++) {
-        if (m.actions.valid[k] && y[base + 1 + k]! > bestAll) bestAll = y[base + 1 + k]!;
-      }
-      if (m.allowedAfter === null) return;
-      for (let p = 0; p < prevs; p++) {
-        let best = Number.NEGATIVE_INFINITY;
-        for (let k = 0; k < a; k++) {
-          if (m.allowedAfter[p * a + k] && y[base + 1 + k]! > best) best = y[base + 1 + k]!;
-        }
-        penalty[p]![g] = best === Number.NEGATIVE_INFINITY ? 0 : advScale * (bestAll - best);
-      }
-    });
+  for (const [m, grid] of grids) {
+    result.set(m, valueTables(m, day, grid, y.subarray(r * (a + 1), (r + grid.length) * (a + 1)), a));
     r += grid.length;
-    for (let p = 0; p < prevs; p++) {
-      const table = tables[p]!;
-      const pen = penalty[p]!;
-      if (!finite) {
-        table[0] = -pen[0]!;
-        continue;
-      }
-      // Level 0 stays worth 0 whatever the previous price: nothing is left to sell.
-      let lo = 0;
-      let loValue = 0;
-      grid.forEach((hi, g) => {
-        const hiValue = free[g]! - pen[g]!;
-        for (let s = lo + 1; s <= hi; s++) table[s] = loValue + ((hiValue - loValue) * (s - lo)) / (hi - lo);
-        lo = hi;
-        loValue = hiValue;
-      });
-    }
-    result.set(i, tables);
   }
   return result;
+}
+
+/** Stock levels the network's marginal value is read at: every level up to VALUE_GRID, an even grid above. */
+function valueGrid(stock: number | null): number[] {
+  if (stock === null) return [Number.POSITIVE_INFINITY];
+  if (stock <= VALUE_GRID) return Array.from({ length: stock }, (_, s) => s + 1);
+  return [
+    ...new Set(Array.from({ length: VALUE_GRID }, (_, g) => Math.round(((g + 1) * stock) / VALUE_GRID))),
+  ];
+}
+
+/** One product's next-day value tables from the network's outputs `y` [grid.length * (1 + a)] on its grid. */
+function valueTables(
+  m: ProductModel,
+  day: number,
+  grid: readonly number[],
+  y: Float32Array,
+  a: number,
+): NextValues {
+  const allowedAfter = m.allowedAfter;
+  const prevs = allowedAfter === null ? 1 : a;
+  const stock = m.setup.stock;
+  const finite = stock !== null;
+  const advScale = m.advantageScale(day);
+  const ref = m.referencePrice;
+  // Free value (best action) at each grid level, then the penalty of each previous action's restricted set.
+  const free = new Float64Array(grid.length);
+  const penalty = Array.from({ length: prevs }, () => new Float64Array(grid.length));
+  let cumulative = 0;
+  let prevLevel = 0;
+  let prevMu = 0;
+  grid.forEach((s, g) => {
+    const base = g * (a + 1);
+    const mu = (y[base] ?? Number.NaN) * ref;
+    if (finite) {
+      const width = s - prevLevel;
+      cumulative += width === 1 || g === 0 ? width * mu : (width * (mu + prevMu)) / 2;
+      prevLevel = s;
+      prevMu = mu;
+    }
+    free[g] = cumulative;
+    if (allowedAfter === null) return;
+    let bestAll = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < a; k++) {
+      const value = y[base + 1 + k] ?? Number.NaN;
+      if (m.actions.valid[k] && value > bestAll) bestAll = value;
+    }
+    penalty.forEach((pen, p) => {
+      let best = Number.NEGATIVE_INFINITY;
+      for (let k = 0; k < a; k++) {
+        const value = y[base + 1 + k] ?? Number.NaN;
+        if (allowedAfter[p * a + k] && value > best) best = value;
+      }
+      pen[g] = best === Number.NEGATIVE_INFINITY ? 0 : advScale * (bestAll - best);
+    });
+  });
+  return penalty.map((pen) => {
+    const table = new Float64Array(finite ? stock + 1 : 1);
+    if (!finite) {
+      table[0] = -(pen[0] ?? Number.NaN);
+      return table;
+    }
+    // Level 0 stays worth 0 whatever the previous price: nothing is left to sell.
+    let lo = 0;
+    let loValue = 0;
+    grid.forEach((hi, g) => {
+      const hiValue = (free[g] ?? Number.NaN) - (pen[g] ?? Number.NaN);
+      for (let s = lo + 1; s <= hi; s++) table[s] = loValue + ((hiValue - loValue) * (s - lo)) / (hi - lo);
+      lo = hi;
+      loValue = hiValue;
+    });
+    return table;
+  });
 }
 
 /** Q (currency) of every action in state (day, stock) into `q`; NaN for invalid actions. Returns the best. */
@@ -428,34 +604,33 @@ function actionValues(
   m: ProductModel,
   stock: number,
   pmfs: readonly DemandPmf[],
-  next: Float64Array[] | null,
+  next: NextValues | null,
   q: Float64Array,
 ): number {
-  const a = m.actionCount;
   const finite = stock !== Number.POSITIVE_INFINITY;
   let best = Number.NEGATIVE_INFINITY;
-  for (let k = 0; k < a; k++) {
-    if (!m.actions.valid[k]) {
+  for (let k = 0; k < m.actionCount; k++) {
+    const pmf = pmfs[k];
+    if (!m.actions.valid[k] || pmf === undefined) {
       q[k] = Number.NaN;
       continue;
     }
     const price = m.priceOf(k);
     const margin = price === null ? 0 : price - m.setup.unitCost;
     const table = next === null ? null : (next[m.allowedAfter === null ? 0 : k] ?? null);
-    const pmf = pmfs[k]!;
     let value = 0;
     if (!finite) {
       const mean = expectedCapped(pmf, stock);
-      value = (price === null ? 0 : margin * mean) + (table === null ? 0 : table[0]!);
+      value = (price === null ? 0 : margin * mean) + (table === null ? 0 : (table[0] ?? Number.NaN));
     } else if (price === null) {
-      value = table === null ? 0 : table[stock]!;
+      value = table === null ? 0 : (table[stock] ?? Number.NaN);
     } else {
       let below = 0;
       for (let j = 0; j < pmf.probs.length; j++) {
         const d = pmf.first + j;
         if (d >= stock) break;
-        const p = pmf.probs[j]!;
-        value += p * (margin * d + (table === null ? 0 : table[stock - d]!));
+        const p = pmf.probs[j] ?? Number.NaN;
+        value += p * (margin * d + (table === null ? 0 : (table[stock - d] ?? Number.NaN)));
         below += p;
       }
       value += Math.max(0, 1 - below) * margin * stock;
@@ -467,20 +642,21 @@ function actionValues(
 }
 
 /**
- * Writes the normalized Bellman targets of state (day, stock) at buffer row `row` and returns the state's value
- * (currency, best valid action). Q(a) = E[(p_a - c) min(D, s) + V_{day+1}(s - min(D, s), a)] with D the day's
- * demand at price p_a. Targets: the marginal value V(s) - V(s - 1) over the reference price, and each action's
- * Q minus the mean over valid actions, over the day's advantage scale.
+ * Writes the normalized Bellman targets of state (day, stock) and their loss weights at `offset` of `y` and `w`
+ * (1 + A values) and returns the state's value (currency, best valid action).
+ * Q(a) = E[(p_a - c) min(D, s) + V_{day+1}(s - min(D, s), a)] with D the day's demand at price p_a. Targets: the
+ * marginal value V(s) - V(s - 1) over the reference price, and each action's Q minus the mean over valid actions,
+ * over the day's advantage scale.
  */
 function writeTargets(
   m: ProductModel,
   day: number,
   stock: number,
   pmfs: readonly DemandPmf[],
-  next: Float64Array[] | null,
-  buffer: Buffer,
-  row: number,
-  out: number,
+  next: NextValues | null,
+  y: Float32Array,
+  w: Float32Array,
+  offset: number,
 ): number {
   const a = m.actionCount;
   const q = new Float64Array(a);
@@ -490,25 +666,24 @@ function writeTargets(
   let count = 0;
   for (let k = 0; k < a; k++) {
     if (m.actions.valid[k]) {
-      sum += q[k]!;
+      sum += q[k] ?? Number.NaN;
       count++;
     }
   }
   const mean = count > 0 ? sum / count : 0;
   const aScale = m.advantageScale(day);
-  const yRow = row * out;
   if (finite) {
     const below = stock > 1 ? actionValues(m, stock - 1, pmfs, next, new Float64Array(a)) : 0;
-    buffer.y[yRow] = (best - below) / m.referencePrice;
-    buffer.w[yRow] = 1;
+    y[offset] = (best - below) / m.referencePrice;
+    w[offset] = 1;
   } else {
-    buffer.y[yRow] = 0;
-    buffer.w[yRow] = 0;
+    y[offset] = 0;
+    w[offset] = 0;
   }
   for (let k = 0; k < a; k++) {
     const valid = m.actions.valid[k] === 1;
-    buffer.y[yRow + 1 + k] = valid ? (q[k]! - mean) / aScale : 0;
-    buffer.w[yRow + 1 + k] = valid ? 1 / count : 0;
+    y[offset + 1 + k] = valid ? ((q[k] ?? Number.NaN) - mean) / aScale : 0;
+    w[offset + 1 + k] = valid ? 1 / count : 0;
   }
   return best;
 }

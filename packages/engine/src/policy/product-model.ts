@@ -93,8 +93,8 @@ export class ProductModel {
     let refIdx = 0;
     for (let i = 1; i < n; i++) {
       if (
-        Math.abs(setup.prices[i]! - this.referencePrice) <
-        Math.abs(setup.prices[refIdx]! - this.referencePrice)
+        Math.abs((setup.prices[i] ?? Number.NaN) - this.referencePrice) <
+        Math.abs((setup.prices[refIdx] ?? Number.NaN) - this.referencePrice)
       ) {
         refIdx = i;
       }
@@ -102,11 +102,12 @@ export class ProductModel {
     this.dayScale = new Float64Array(h);
     for (let t = 0; t < h; t++) {
       let peak = 0;
-      for (let i = 0; i < n; i++) peak = Math.max(peak, rates[t * n + i]!);
-      this.dayScale[t] = Math.max(rates[t * n + refIdx]!, 0.25 * peak, EPS);
+      for (let i = 0; i < n; i++) peak = Math.max(peak, rates[t * n + i] ?? Number.NaN);
+      this.dayScale[t] = Math.max(rates[t * n + refIdx] ?? Number.NaN, 0.25 * peak, EPS);
     }
     this.remaining = new Float64Array(h + 1);
-    for (let t = h - 1; t >= 0; t--) this.remaining[t] = this.remaining[t + 1]! + this.dayScale[t]!;
+    for (let t = h - 1; t >= 0; t--)
+      this.remaining[t] = (this.remaining[t + 1] ?? Number.NaN) + (this.dayScale[t] ?? Number.NaN);
 
     const f = this.featureCount;
     const s0 = STATE_FEATURES.length;
@@ -117,7 +118,10 @@ export class ProductModel {
       const left = h - t;
       this.dayFeatures[row] = left / h;
       this.dayFeatures[row + 1] = Math.log1p(left) / Math.log1p(365);
-      this.dayFeatures[row + 5] = Math.min((this.dayScale[t]! * left) / this.remaining[t]!, 5);
+      this.dayFeatures[row + 5] = Math.min(
+        ((this.dayScale[t] ?? Number.NaN) * left) / (this.remaining[t] ?? Number.NaN),
+        5,
+      );
       this.dayFeatures[row + 6] = setup.unitCost / ref;
       let marginSum = 0;
       let rateSum = 0;
@@ -125,28 +129,28 @@ export class ProductModel {
       const margin = new Float64Array(a);
       const relative = new Float64Array(a);
       for (let k = 0; k < a; k++) {
-        const idx = this.actions.priceIndex[k]!;
-        const rate = idx < 0 ? 0 : rates[t * n + idx]!;
-        const price = idx < 0 ? 0 : setup.prices[idx]!;
-        margin[k] = ((price - setup.unitCost) * rate) / (ref * this.dayScale[t]!);
-        relative[k] = Math.min(rate / this.dayScale[t]!, MAX_RELATIVE_RATE);
+        const idx = this.actions.priceIndex[k] ?? Number.NaN;
+        const rate = idx < 0 ? 0 : (rates[t * n + idx] ?? Number.NaN);
+        const price = idx < 0 ? 0 : (setup.prices[idx] ?? Number.NaN);
+        margin[k] = ((price - setup.unitCost) * rate) / (ref * (this.dayScale[t] ?? Number.NaN));
+        relative[k] = Math.min(rate / (this.dayScale[t] ?? Number.NaN), MAX_RELATIVE_RATE);
         if (this.actions.valid[k]) {
-          marginSum += margin[k]!;
-          rateSum += relative[k]!;
+          marginSum += margin[k] ?? Number.NaN;
+          rateSum += relative[k] ?? Number.NaN;
           count++;
         }
       }
       const meanMargin = count > 0 ? marginSum / count : 0;
       const meanRate = count > 0 ? rateSum / count : 0;
       for (let k = 0; k < a; k++) {
-        this.dayFeatures[row + s0 + k] = margin[k]! - meanMargin;
-        this.dayFeatures[row + s0 + a + k] = relative[k]! - meanRate;
+        this.dayFeatures[row + s0 + k] = (margin[k] ?? Number.NaN) - meanMargin;
+        this.dayFeatures[row + s0 + a + k] = (relative[k] ?? Number.NaN) - meanRate;
       }
     }
 
     this.priceActions = [];
     for (let k = 0; k < a; k++) {
-      if (this.actions.valid[k] && this.actions.priceIndex[k]! >= 0) this.priceActions.push(k);
+      if (this.actions.valid[k] && (this.actions.priceIndex[k] ?? Number.NaN) >= 0) this.priceActions.push(k);
     }
     this.remainingAt = new Float64Array((h + 1) * a);
     this.unconstrained = new Int32Array(h);
@@ -154,10 +158,11 @@ export class ProductModel {
     for (let t = h - 1; t >= 0; t--) {
       let bestMargin = Number.NEGATIVE_INFINITY;
       for (const k of this.priceActions) {
-        const rate = rates[t * n + this.actions.priceIndex[k]!]!;
-        const sold = this.remainingAt[(t + 1) * a + k]! + (bernoulli ? Math.min(rate, 1) : rate);
+        const rate = rates[t * n + (this.actions.priceIndex[k] ?? Number.NaN)] ?? Number.NaN;
+        const sold =
+          (this.remainingAt[(t + 1) * a + k] ?? Number.NaN) + (bernoulli ? Math.min(rate, 1) : rate);
         this.remainingAt[t * a + k] = sold;
-        const margin = sold * (this.priceOf(k)! - setup.unitCost);
+        const margin = sold * (this.setPrice(k) - setup.unitCost);
         if (margin > bestMargin) {
           bestMargin = margin;
           this.unconstrained[t] = k;
@@ -185,15 +190,20 @@ export class ProductModel {
         const prevPrice = this.priceOf(p) ?? setup.initialPrice;
         for (let k = 0; k < a; k++) {
           this.allowedAfter[p * a + k] =
-            this.actions.valid[k]! && this.changeOk(prevPrice, this.priceOf(k)) ? 1 : 0;
+            this.actions.valid[k] === 1 && this.changeOk(prevPrice, this.priceOf(k)) ? 1 : 0;
         }
       }
     }
   }
 
   priceOf(action: number): number | null {
-    const idx = this.actions.priceIndex[action]!;
-    return idx < 0 ? null : this.setup.prices[idx]!;
+    const idx = this.actions.priceIndex[action] ?? Number.NaN;
+    return idx < 0 ? null : (this.setup.prices[idx] ?? Number.NaN);
+  }
+
+  /** The price of an action known to set one (a member of `priceActions` or the unconstrained best). */
+  private setPrice(action: number): number {
+    return this.priceOf(action) ?? Number.NaN;
   }
 
   private changeOk(prev: number | null, next: number | null): boolean {
@@ -204,13 +214,13 @@ export class ProductModel {
 
   /** Demand rate (units/day) of `action` on day t; 0 for no sale. */
   rateOf(t: number, action: number): number {
-    const idx = this.actions.priceIndex[action]!;
-    return idx < 0 ? 0 : this.rates[t * this.setup.prices.length + idx]!;
+    const idx = this.actions.priceIndex[action] ?? Number.NaN;
+    return idx < 0 ? 0 : (this.rates[t * this.setup.prices.length + idx] ?? Number.NaN);
   }
 
   /** Currency per unit of the advantage outputs on day t. */
   advantageScale(t: number): number {
-    return this.referencePrice * this.dayScale[t]!;
+    return this.referencePrice * (this.dayScale[t] ?? Number.NaN);
   }
 
   /** Writes the input vector of state (t, stock) at `out[offset..]`; stock = Infinity when unlimited. */
@@ -219,28 +229,28 @@ export class ProductModel {
     out.set(this.dayFeatures.subarray(t * f, (t + 1) * f), offset);
     this.writeStockFeatures(t, stock, STOCK_SCRATCH, 0);
     STOCK_FEATURE_COLUMNS.forEach((c, j) => {
-      out[offset + c] = STOCK_SCRATCH[j]!;
+      out[offset + c] = STOCK_SCRATCH[j] ?? Number.NaN;
     });
   }
 
   /** Writes only the stock-dependent inputs (in STOCK_FEATURE_COLUMNS order); the rest depends on the day alone. */
   writeStockFeatures(t: number, stock: number, out: Float32Array, offset: number): void {
-    const free = this.unconstrained[t]!;
+    const free = this.unconstrained[t] ?? Number.NaN;
     if (stock === Number.POSITIVE_INFINITY) {
       out[offset] = 1;
       out[offset + 1] = 1;
       out[offset + 2] = 1;
-      out[offset + 3] = Math.log(this.priceOf(free)! / this.referencePrice);
+      out[offset + 3] = Math.log(this.setPrice(free) / this.referencePrice);
       out[offset + 4] = -1;
       out[offset + 5] = 0;
       return;
     }
-    out[offset] = Math.min(stock / this.remaining[t]!, MAX_STOCK_RATIO) / MAX_STOCK_RATIO;
+    out[offset] = Math.min(stock / (this.remaining[t] ?? Number.NaN), MAX_STOCK_RATIO) / MAX_STOCK_RATIO;
     out[offset + 1] = 0;
-    out[offset + 2] = Math.min(stock / this.dayScale[t]!, MAX_COVER_DAYS) / MAX_COVER_DAYS;
+    out[offset + 2] = Math.min(stock / (this.dayScale[t] ?? Number.NaN), MAX_COVER_DAYS) / MAX_COVER_DAYS;
     const fluid = this.fluid(t, stock);
     out[offset + 3] = Math.log(fluid.price / this.referencePrice);
-    const demand = this.remainingAt[t * this.actionCount + free]!;
+    const demand = this.remainingAt[t * this.actionCount + free] ?? Number.NaN;
     out[offset + 4] = Math.max(-3, Math.min(3, Math.log(Math.max(demand, EPS) / Math.max(stock, 0.5)))) / 3;
     out[offset + 5] = fluid.marginalValue / this.referencePrice;
   }
@@ -261,25 +271,29 @@ export class ProductModel {
    */
   fluid(t: number, stock: number): { price: number; marginalValue: number } {
     const a = this.actionCount;
-    const free = this.unconstrained[t]!;
+    const free = this.unconstrained[t] ?? Number.NaN;
     const acts = this.priceActions;
-    if (this.remainingAt[t * a + free]! <= stock) return { price: this.priceOf(free)!, marginalValue: 0 };
+    if ((this.remainingAt[t * a + free] ?? Number.NaN) <= stock)
+      return { price: this.setPrice(free), marginalValue: 0 };
+    // Season demand left and price of the i-th price action (ascending price).
+    const demandAt = (i: number): number => this.remainingAt[t * a + (acts[i] ?? Number.NaN)] ?? Number.NaN;
+    const priceAt = (i: number): number => this.setPrice(acts[i] ?? Number.NaN);
     let lo = acts.indexOf(free);
     let hi = acts.length - 1;
-    if (this.remainingAt[t * a + acts[hi]!]! > stock) {
-      const top = this.priceOf(acts[hi]!)!;
+    if (demandAt(hi) > stock) {
+      const top = priceAt(hi);
       return { price: top, marginalValue: top - this.setup.unitCost };
     }
     // Invariant: demand at acts[lo] exceeds stock, demand at acts[hi] does not (demand falls as price rises).
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
-      if (this.remainingAt[t * a + acts[mid]!]! > stock) lo = mid;
+      if (demandAt(mid) > stock) lo = mid;
       else hi = mid;
     }
-    const dLo = Math.max(this.remainingAt[t * a + acts[lo]!]!, EPS);
-    const dHi = Math.max(this.remainingAt[t * a + acts[hi]!]!, EPS);
-    const pLo = this.priceOf(acts[lo]!)!;
-    const pHi = this.priceOf(acts[hi]!)!;
+    const dLo = Math.max(demandAt(lo), EPS);
+    const dHi = Math.max(demandAt(hi), EPS);
+    const pLo = priceAt(lo);
+    const pHi = priceAt(hi);
     const frac =
       dLo === dHi ? 1 : (Math.log(dLo) - Math.log(Math.max(stock, EPS))) / (Math.log(dLo) - Math.log(dHi));
     const price = Math.exp(Math.log(pLo) + frac * (Math.log(pHi) - Math.log(pLo)));
@@ -304,12 +318,12 @@ export class ProductModel {
     const a = this.actionCount;
     const f = this.featureCount;
     const base = t * f + STATE_FEATURES.length;
-    if (stock >= this.ampleStock[t]!) {
+    if (stock >= (this.ampleStock[t] ?? Number.NaN)) {
       margins.set(this.dayFeatures.subarray(base, base + a), offset);
       rates.set(this.dayFeatures.subarray(base + a, base + 2 * a), offset);
       return;
     }
-    const scale = this.dayScale[t]!;
+    const scale = this.dayScale[t] ?? Number.NaN;
     let marginSum = 0;
     let rateSum = 0;
     let count = 0;
@@ -331,8 +345,8 @@ export class ProductModel {
     const meanMargin = count > 0 ? marginSum / count : 0;
     const meanRate = count > 0 ? rateSum / count : 0;
     for (let k = 0; k < a; k++) {
-      margins[offset + k] = margins[offset + k]! - meanMargin;
-      rates[offset + k] = rates[offset + k]! - meanRate;
+      margins[offset + k] = (margins[offset + k] ?? Number.NaN) - meanMargin;
+      rates[offset + k] = (rates[offset + k] ?? Number.NaN) - meanRate;
     }
   }
 

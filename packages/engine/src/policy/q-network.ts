@@ -1,5 +1,6 @@
 import seedrandom from "seedrandom";
 import { tf } from "../backend/tf-backend.js";
+import { at } from "../base/checked-index.js";
 
 /**
  * A small MLP with a structured head. Raw outputs per state: the marginal value of one more unit of stock (over
@@ -64,8 +65,8 @@ export class QNetwork {
     const sizes = QNetwork.layerSizes(shape);
     const flat: Float32Array[] = [];
     for (let l = 0; l + 1 < sizes.length; l++) {
-      const fanIn = sizes[l]!;
-      const fanOut = sizes[l + 1]!;
+      const fanIn = at(sizes, l);
+      const fanOut = at(sizes, l + 1);
       const last = l + 2 === sizes.length;
       const limit = Math.sqrt(6 / (fanIn + fanOut)) * (last ? 0.1 : 1);
       const kernel = new Float32Array(fanIn * fanOut);
@@ -82,13 +83,13 @@ export class QNetwork {
     const id = instances++;
     const layers: LayerParams[] = [];
     for (let l = 0; l + 1 < sizes.length; l++) {
-      const kernel = arrays[2 * l]!;
-      const bias = arrays[2 * l + 1]!;
-      if (kernel.length !== sizes[l]! * sizes[l + 1]! || bias.length !== sizes[l + 1]!) {
+      const kernel = at(arrays, 2 * l);
+      const bias = at(arrays, 2 * l + 1);
+      if (kernel.length !== at(sizes, l) * at(sizes, l + 1) || bias.length !== at(sizes, l + 1)) {
         throw new RangeError(`weight tensor ${l} has the wrong size`);
       }
       // A variable keeps its own reference to the initial tensor's data; the tensor itself must still be freed.
-      const kernelInit = tf.tensor2d(kernel, [sizes[l]!, sizes[l + 1]!]);
+      const kernelInit = tf.tensor2d(kernel, [at(sizes, l), at(sizes, l + 1)]);
       const biasInit = tf.tensor1d(bias);
       layers.push({
         kernel: tf.variable(kernelInit, true, `qnet${id}_kernel${l}`),
@@ -105,8 +106,8 @@ export class QNetwork {
     const pre: tf.Tensor2D[] = [];
     const act: tf.Tensor2D[] = [x];
     for (let l = 0; l + 1 < this.layers.length; l++) {
-      const layer = this.layers[l]!;
-      const z = tf.add(tf.matMul(act[l]!, layer.kernel as tf.Tensor2D), layer.bias) as tf.Tensor2D;
+      const layer = at(this.layers, l);
+      const z = tf.add(tf.matMul(at(act, l), layer.kernel as tf.Tensor2D), layer.bias) as tf.Tensor2D;
       pre.push(z);
       act.push(tf.relu(z));
     }
@@ -121,7 +122,7 @@ export class QNetwork {
     h: tf.Tensor2D,
     inputs: Inputs,
   ): { marginal: tf.Tensor2D; kappa: tf.Tensor2D; values: tf.Tensor2D } {
-    const last = this.layers[this.layers.length - 1]!;
+    const last = at(this.layers, this.layers.length - 1);
     const a = this.shape.actions;
     const k = last.kernel as tf.Tensor2D;
     const width = k.shape[0];
@@ -140,7 +141,7 @@ export class QNetwork {
     const { rows, x } = batch;
     const a = this.shape.actions;
     const fluid = new Float32Array(rows);
-    for (let r = 0; r < rows; r++) fluid[r] = x[r * this.shape.inputs + this.shape.fluidOffset]!;
+    for (let r = 0; r < rows; r++) fluid[r] = at(x, r * this.shape.inputs + this.shape.fluidOffset);
     return {
       x: tf.tensor2d(x, [rows, this.shape.inputs]),
       margins: tf.tensor2d(batch.margins, [rows, a]),
@@ -160,11 +161,11 @@ export class QNetwork {
     tf.tidy(() => {
       const inputs = this.tensors(batch);
       const { act } = this.hiddenTrace(inputs.x);
-      const { marginal, values } = this.head(act[act.length - 1]!, inputs);
+      const { marginal, values } = this.head(at(act, act.length - 1), inputs);
       const mu = marginal.dataSync();
       const u = values.dataSync();
       for (let r = 0; r < rows; r++) {
-        result[r * (1 + a)] = mu[r]!;
+        result[r * (1 + a)] = at(mu, r);
         result.set(u.subarray(r * a, (r + 1) * a), r * (1 + a) + 1);
       }
     });
@@ -179,7 +180,7 @@ export class QNetwork {
   embedDays(dayInputs: Float32Array, rows: number): Float32Array {
     let result: Float32Array = new Float32Array(0);
     tf.tidy(() => {
-      const first = this.layers[0]!.kernel as tf.Tensor2D;
+      const first = at(this.layers, 0).kernel as tf.Tensor2D;
       result = tf.matMul(tf.tensor2d(dayInputs, [rows, this.shape.inputs]), first).dataSync() as Float32Array;
     });
     return result;
@@ -198,8 +199,8 @@ export class QNetwork {
   ): Float32Array {
     let result: Float32Array = new Float32Array(0);
     tf.tidy(() => {
-      const first = this.layers[0]!;
-      const hidden0 = first.bias.shape[0]!;
+      const first = at(this.layers, 0);
+      const hidden0 = at(first.bias.shape, 0);
       const stockKernel = tf.gather(first.kernel, stockColumns) as tf.Tensor2D;
       let h = tf.relu(
         tf.add(
@@ -211,7 +212,7 @@ export class QNetwork {
         ),
       ) as tf.Tensor2D;
       for (let l = 1; l < this.layers.length; l++) {
-        const layer = this.layers[l]!;
+        const layer = at(this.layers, l);
         const z = tf.add(tf.matMul(h, layer.kernel as tf.Tensor2D), layer.bias) as tf.Tensor2D;
         h = l + 1 < this.layers.length ? (tf.relu(z) as tf.Tensor2D) : z;
       }
@@ -233,8 +234,8 @@ export class QNetwork {
     const yU = new Float32Array(rows * a);
     const wU = new Float32Array(rows * a);
     for (let r = 0; r < rows; r++) {
-      yMu[r] = y[r * (1 + a)]!;
-      wMu[r] = w[r * (1 + a)]!;
+      yMu[r] = at(y, r * (1 + a));
+      wMu[r] = at(w, r * (1 + a));
       yU.set(y.subarray(r * (1 + a) + 1, (r + 1) * (1 + a)), r * a);
       wU.set(w.subarray(r * (1 + a) + 1, (r + 1) * (1 + a)), r * a);
     }
@@ -242,7 +243,7 @@ export class QNetwork {
     tf.tidy(() => {
       const inputs = this.tensors(batch);
       const { pre, act } = this.hiddenTrace(inputs.x);
-      const h = act[act.length - 1]!;
+      const h = at(act, act.length - 1);
       const { marginal, values } = this.head(h, inputs);
       const errMu = tf.sub(marginal, tf.tensor2d(yMu, [rows, 1]));
       const errU = tf.sub(values, tf.tensor2d(yU, [rows, a]));
@@ -255,16 +256,16 @@ export class QNetwork {
       let dz = tf.concat([dMu, dKappa, dU], 1) as tf.Tensor2D;
       const grads: Record<string, tf.Tensor> = {};
       for (let l = this.layers.length - 1; l >= 0; l--) {
-        const layer = this.layers[l]!;
-        grads[layer.kernel.name] = tf.matMul(tf.transpose(act[l]!), dz);
+        const layer = at(this.layers, l);
+        grads[layer.kernel.name] = tf.matMul(tf.transpose(at(act, l)), dz);
         grads[layer.bias.name] = tf.sum(dz, 0);
         if (l > 0) {
           const dh = tf.matMul(dz, tf.transpose(layer.kernel as tf.Tensor2D));
-          dz = tf.mul(dh, tf.step(pre[l - 1]!)) as tf.Tensor2D;
+          dz = tf.mul(dh, tf.step(at(pre, l - 1))) as tf.Tensor2D;
         }
       }
       optimizer.applyGradients(grads);
-      loss = lossT.dataSync()[0]!;
+      loss = at(lossT.dataSync(), 0);
     });
     return loss;
   }

@@ -1,5 +1,5 @@
+import { daysBetween } from "../base/calendar.js";
 import { expectedSales } from "../demand/sales-distribution.js";
-import { daysBetween } from "../market/calendar.js";
 import type { ProductPolicy } from "../problem/pricing-problem.js";
 import { SHUTOFF } from "../problem/pricing-problem.js";
 import type { RuleParams } from "../rule/rule-price.js";

@@ -1,3 +1,4 @@
+import { at } from "../base/checked-index.js";
 import { allowedRange } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import { problemFromRates } from "../problem/problem-setup.js";
@@ -33,7 +34,7 @@ export class RuleFallback {
       // Nothing on the grid is reachable within the limit: the closest price, as the RL policy does.
       let best = 0;
       for (let i = 1; i < p.prices.length; i++) {
-        if (Math.abs(p.prices[i]! - prevPrice) < Math.abs(p.prices[best]! - prevPrice)) best = i;
+        if (Math.abs(at(p.prices, i) - prevPrice) < Math.abs(at(p.prices, best) - prevPrice)) best = i;
       }
       return best;
     }

@@ -59,8 +59,8 @@ function problemUnder(base: PricingProblem, u: DemandUncertainty | undefined, mo
   const factor = base.prices.map((p) => model.rateFactor * (p / u.referencePrice) ** -shift);
   const index = new Map(base.prices.map((p, i) => [p, i]));
   return buildProblem(base, (day, price) => {
-    const i = index.get(price)!;
-    return base.rate(day, i) * factor[i]!;
+    const i = index.get(price) ?? Number.NaN;
+    return base.rate(day, i) * (factor[i] ?? Number.NaN);
   });
 }
 
@@ -157,8 +157,8 @@ export function safePolicyImprovement(
     }
     const decision: SafetyDecision =
       params === undefined ? "rl_no_rule" : rlWorst > ruleWorst ? "rl" : "rule";
-    if (decision === "rule") fallbacks[id] = params!;
-    policyMargin += decision === "rule" ? ruleFitted! : rlFitted;
+    if (decision === "rule" && params !== undefined) fallbacks[id] = params;
+    policyMargin += decision === "rule" && ruleFitted !== null ? ruleFitted : rlFitted;
     if (ruleFitted !== null) {
       ruleMargin += ruleFitted;
       anyRule = true;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { at } from "../base/checked-index.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
@@ -123,7 +124,7 @@ export function trainingDataFromProblems(
 
 /** Checks what the schema cannot: table sizes, guardrails, one start date for the company. */
 export function validateTrainingInput(input: TrainingInput): void {
-  const start = input.products[0]!.setup.startDate;
+  const start = at(input.products, 0).setup.startDate;
   const seen = new Set<string>();
   for (const p of input.products) {
     const s = p.setup;
@@ -136,11 +137,11 @@ export function validateTrainingInput(input: TrainingInput): void {
     }
     if (s.minPrice > s.maxPrice) throw new RangeError(`${where}: minPrice above maxPrice`);
     for (let i = 0; i < s.prices.length; i++) {
-      const price = s.prices[i]!;
+      const price = at(s.prices, i);
       if (price < s.minPrice - 1e-9 || price > s.maxPrice + 1e-9) {
         throw new RangeError(`${where}: grid price ${price} outside the guardrails`);
       }
-      if (i > 0 && !(price > s.prices[i - 1]!)) throw new RangeError(`${where}: prices must ascend`);
+      if (i > 0 && !(price > at(s.prices, i - 1))) throw new RangeError(`${where}: prices must ascend`);
     }
     if (s.maxDailyChange !== null && s.initialPrice === null) {
       throw new RangeError(`${where}: maxDailyChange needs initialPrice`);

@@ -18,9 +18,9 @@ export function allowedRange(problem: PricingProblem, prevPriceIndex: number): I
   const prev = prevPriceIndex >= 0 ? problem.prices[prevPriceIndex] : problem.initialPrice;
   if (prev === undefined || prev === null) return { lo: 0, hi: n - 1 };
   let lo = 0;
-  while (lo < n && problem.prices[lo]! / prev - 1 < -limit - CHANGE_TOLERANCE) lo++;
+  while (lo < n && (problem.prices[lo] ?? Number.NaN) / prev - 1 < -limit - CHANGE_TOLERANCE) lo++;
   let hi = n - 1;
-  while (hi >= 0 && problem.prices[hi]! / prev - 1 > limit + CHANGE_TOLERANCE) hi--;
+  while (hi >= 0 && (problem.prices[hi] ?? Number.NaN) / prev - 1 > limit + CHANGE_TOLERANCE) hi--;
   return { lo, hi };
 }
 
@@ -37,7 +37,11 @@ export function nearestAllowedIndex(problem: PricingProblem, prevPriceIndex: num
   const { lo, hi } = allowedRange(problem, prevPriceIndex);
   let best = lo;
   for (let i = lo; i <= hi; i++) {
-    if (Math.abs(problem.prices[i]! - price) < Math.abs(problem.prices[best]! - price)) best = i;
+    if (
+      Math.abs((problem.prices[i] ?? Number.NaN) - price) <
+      Math.abs((problem.prices[best] ?? Number.NaN) - price)
+    )
+      best = i;
   }
   return best;
 }

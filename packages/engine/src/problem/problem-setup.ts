@@ -22,7 +22,7 @@ export function buildProblem(
   const table = new Float64Array(setup.horizon * n);
   for (let t = 0; t < setup.horizon; t++) {
     for (let i = 0; i < n; i++) {
-      const r = rateAt(t, setup.prices[i]!);
+      const r = rateAt(t, setup.prices[i] ?? Number.NaN);
       if (!Number.isFinite(r) || r < 0) {
         throw new Error(`demand rate for ${setup.productId} on day ${t} at ${setup.prices[i]} is ${r}`);
       }
@@ -55,20 +55,23 @@ function validateSetup(s: ProblemSetup): void {
   if (s.prices.length === 0) fail("empty price grid");
   if (!(s.minPrice <= s.maxPrice)) fail("min_price above max_price");
   for (let i = 0; i < s.prices.length; i++) {
-    const p = s.prices[i]!;
+    const p = s.prices[i] ?? Number.NaN;
     if (!(p >= s.minPrice - 1e-9 && p <= s.maxPrice + 1e-9)) fail(`grid price ${p} outside the guardrails`);
-    if (i > 0 && !(p > s.prices[i - 1]!)) fail("grid prices must be strictly ascending");
+    if (i > 0 && !(p > (s.prices[i - 1] ?? Number.NaN))) fail("grid prices must be strictly ascending");
   }
   if (s.stock !== null && (!Number.isInteger(s.stock) || s.stock < 0)) fail("stock must be a whole number");
   if (s.maxDailyChange !== null) {
-    if (s.initialPrice === null) fail("max_daily_change needs an initial price");
+    const initial = s.initialPrice ?? fail("max_daily_change needs an initial price");
     for (let i = 1; i < s.prices.length; i++) {
-      if (s.prices[i]! / s.prices[i - 1]! - 1 > s.maxDailyChange + CHANGE_TOLERANCE) {
+      if (
+        (s.prices[i] ?? Number.NaN) / (s.prices[i - 1] ?? Number.NaN) - 1 >
+        s.maxDailyChange + CHANGE_TOLERANCE
+      ) {
         fail(`grid step ${s.prices[i - 1]} -> ${s.prices[i]} is larger than the max daily change`);
       }
     }
-    const lo = s.initialPrice! * (1 - s.maxDailyChange) - 1e-9;
-    const hi = s.initialPrice! * (1 + s.maxDailyChange) + 1e-9;
+    const lo = initial * (1 - s.maxDailyChange) - 1e-9;
+    const hi = initial * (1 + s.maxDailyChange) + 1e-9;
     if (!s.prices.some((p) => p >= lo && p <= hi)) fail("no grid price is reachable from the initial price");
   }
 }

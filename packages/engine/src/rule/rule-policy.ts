@@ -1,4 +1,5 @@
-import { addDays, weekdayOf } from "../market/calendar.js";
+import { addDays, weekdayOf } from "../base/calendar.js";
+import { at } from "../base/checked-index.js";
 import { nearestAllowedIndex } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import { type RuleParams, rulePrice } from "./rule-price.js";
@@ -16,7 +17,8 @@ export function rulePolicy(problem: PricingProblem, params: RuleParams): Product
   let counts = [0, 0, 0, 0, 0, 0, 0];
   for (let t = problem.horizon - 1; t >= 0; t--) {
     counts = [...counts];
-    counts[weekdays[t]!]! += 1;
+    const weekday = at(weekdays, t);
+    counts[weekday] = at(counts, weekday) + 1;
     remaining[t] = counts;
   }
   const guardrails = { minPrice: problem.minPrice, maxPrice: problem.maxPrice };
@@ -25,9 +27,9 @@ export function rulePolicy(problem: PricingProblem, params: RuleParams): Product
     const price = rulePrice(
       params,
       {
-        weekday: weekdays[d]!,
+        weekday: at(weekdays, d),
         stockLeft: Number.isFinite(stock) ? stock : null,
-        remainingWeekdayCounts: remaining[d]!,
+        remainingWeekdayCounts: at(remaining, d),
       },
       guardrails,
     );

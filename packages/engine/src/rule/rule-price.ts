@@ -1,4 +1,4 @@
-import { weekdayOf } from "../market/calendar.js";
+import { weekdayOf } from "../base/calendar.js";
 import type { SalesRow } from "../market/generate-market.js";
 
 /** What the rule knows about a product: its base price and, when there is history, its weekly rhythm and volume. */
@@ -63,12 +63,15 @@ export function ruleParamsFromHistory(
     if (r.product_id !== productId) continue;
     if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
     const d = weekdayOf(r.date);
-    sums[d]! += r.units_sold;
-    counts[d]! += 1;
+    sums[d] = (sums[d] ?? Number.NaN) + r.units_sold;
+    counts[d] = (counts[d] ?? Number.NaN) + 1;
   }
   const days = counts.reduce((a, b) => a + b, 0);
   if (days === 0) return { basePrice, weekdayIndex: [1, 1, 1, 1, 1, 1, 1], dailyUnits: null };
-  const perWeekday = sums.map((s, d) => (counts[d]! > 0 ? s / counts[d]! : Number.NaN));
+  const perWeekday = sums.map((s, d) => {
+    const n = counts[d] ?? 0;
+    return n > 0 ? s / n : Number.NaN;
+  });
   const known = perWeekday.filter((x) => !Number.isNaN(x));
   const mean = known.reduce((a, b) => a + b, 0) / known.length;
   const weekdayIndex = perWeekday.map((x) => (Number.isNaN(x) || mean <= 0 ? 1 : x / mean));

@@ -1,31 +1,32 @@
 import { Worker } from "node:worker_threads";
 import type { PolicyArtifact } from "../artifact/policy-artifact.js";
 import type { PolicyManifest } from "../artifact/policy-manifest.js";
+import { type CompanyTrainingData, checkTrainingHistory, TrainingError } from "../policy/company-training.js";
 import type { TrainingProgress } from "../policy/fitted-q.js";
-import { type TrainingInputInput, TrainingInputSchema } from "../policy/training-input.js";
 
 /** What the parent sends: plain, structured-cloneable data only. */
 export interface WorkerRequest {
-  readonly input: TrainingInputInput;
+  readonly data: CompanyTrainingData;
+  readonly progressEveryMs: number;
 }
 
 export type WorkerReply =
   | { readonly type: "progress"; readonly progress: TrainingProgress }
   | { readonly type: "done"; readonly manifest: PolicyManifest; readonly weights: Uint8Array }
-  | { readonly type: "error"; readonly name: string; readonly message: string };
+  | {
+      readonly type: "error";
+      readonly error: { readonly code: TrainingError["code"]; readonly message: string };
+    };
 
 export interface TrainInWorkerOptions {
   readonly onProgress?: (progress: TrainingProgress) => void;
-  /** Aborting terminates the thread at once; the promise rejects with an AbortError. */
+  /**
+   * At most one progress message per this many milliseconds (the last step is always reported), so a long
+   * training does not flood the caller's event loop; default 0, every step.
+   */
+  readonly progressEveryMs?: number;
+  /** Aborting terminates the thread at once; the promise rejects with the signal's reason (or an AbortError). */
   readonly signal?: AbortSignal;
-}
-
-/** Raised in the caller's thread when training failed inside the worker. */
-export class TrainingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TrainingError";
-  }
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -33,17 +34,22 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
- * Trains a policy in a worker thread so the caller's event loop keeps serving; resolves with the artifact
- * (manifest + weights). The input is validated here first, so bad input fails fast without starting a thread.
+ * Trains a company's policy in a worker thread so the caller's event loop keeps serving: the demand fit, the
+ * simulator, training, the safety check and serialization all run in the thread; resolves with the artifact
+ * (manifest + weights). The cheap history checks run here first and throw `TrainingError` synchronously, so the
+ * common refusal starts no thread; a failure inside the thread rejects with a `TrainingError` too.
  */
 export function trainInWorker(
-  input: TrainingInputInput,
+  data: CompanyTrainingData,
   options: TrainInWorkerOptions = {},
 ): Promise<PolicyArtifact> {
-  const parsed = TrainingInputSchema.parse(input);
+  checkTrainingHistory(data);
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError(signal));
-  const request: WorkerRequest = { input: parsed };
+  const request: WorkerRequest = {
+    data,
+    progressEveryMs: options.progressEveryMs ?? 0,
+  };
   return new Promise<PolicyArtifact>((resolve, reject) => {
     // The bootstrap registers tsx itself, so the thread gets no loader flags from the parent.
     const worker = new Worker(new URL("./train-worker-bootstrap.mjs", import.meta.url), {
@@ -58,7 +64,7 @@ export function trainInWorker(
       fn();
     };
     const onAbort = (): void => {
-      finish(() => reject(abortError(signal!)));
+      if (signal) finish(() => reject(abortError(signal)));
       void worker.terminate();
     };
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -68,12 +74,16 @@ export function trainInWorker(
       } else if (reply.type === "done") {
         finish(() => resolve({ manifest: reply.manifest, weights: new Uint8Array(reply.weights) }));
       } else {
-        finish(() => reject(new TrainingError(`${reply.name}: ${reply.message}`)));
+        finish(() => reject(new TrainingError(reply.error.code, reply.error.message)));
       }
     });
     worker.on("error", (error) => finish(() => reject(error)));
     worker.on("exit", (code) => {
-      finish(() => reject(new TrainingError(`training worker exited with code ${code} before finishing`)));
+      finish(() =>
+        reject(
+          new TrainingError("training_failed", `training worker exited with code ${code} before finishing`),
+        ),
+      );
     });
   });
 }

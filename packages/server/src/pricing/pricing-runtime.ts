@@ -27,7 +27,6 @@ import { companyToday } from "./company-today.js";
 import { createResponseCache } from "./response-cache.js";
 import { createRunsStore, type NewRun, type RunsStore, toRun } from "./runs-store.js";
 import { createTrainingCoordinator, type TrainingCoordinator } from "./training-coordinator.js";
-import { buildTrainingInput } from "./training-job.js";
 
 export interface PricingRuntimeOptions {
   /** On top of the context's `config.pricing`, validated by the same schema (tests shorten the budgets). */
@@ -188,11 +187,17 @@ export function createPricingRuntime(
     const row = await company(companyId);
     return training.exclusive(companyId, async (signal) => {
       const snapshot = await snapshotOf(row);
-      // Cheap checks here, so the common 422 needs no thread; the thread repeats them with the fit.
-      if (snapshot.products.length === 0 || snapshot.historyDays < settings.minHistoryDays) {
-        buildTrainingInput(snapshot, settings);
-      }
-      const artifact = await training.train({ snapshot, settings }, signal, onProgress);
+      const artifact = await training.train(
+        {
+          companyId,
+          products: snapshot.products.map((p) => ({ setup: p.setup, basePrice: p.product.base_price })),
+          history: snapshot.history,
+          minHistoryDays: settings.minHistoryDays,
+          config: { seed: settings.trainSeed, maxSeconds: settings.trainSeconds },
+        },
+        signal,
+        onProgress,
+      );
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({
         companyId,

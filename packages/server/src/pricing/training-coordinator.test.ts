@@ -39,4 +39,13 @@ describe("training coordinator", () => {
     ).rejects.toMatchObject({ code: "insufficient_history" });
     expect(coordinator.isTraining("a")).toBe(false);
   });
+
+  it("trains through the engine and answers its insufficient_history with the API's 422 error", async () => {
+    const coordinator = createTrainingCoordinator({ expectedSeconds: 30 });
+    const data = { companyId: "a", products: [], history: [], minHistoryDays: 28 };
+    await expect(coordinator.train(data, new AbortController().signal)).rejects.toBeInstanceOf(ApiError);
+    await expect(coordinator.train(data, new AbortController().signal)).rejects.toMatchObject({
+      code: "insufficient_history",
+    });
+  });
 });

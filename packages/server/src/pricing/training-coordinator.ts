@@ -1,19 +1,5 @@
-import { Worker } from "node:worker_threads";
-import type { PolicyArtifact, PolicyManifest } from "@pricing/engine";
-import { ApiError, type ErrorCode } from "@pricing/http-adapter";
-import type { PricingSettings } from "../config.js";
-import type { CompanySnapshot } from "./company-snapshot.js";
-
-/** What a training thread receives: plain, structured-cloneable data. */
-export interface TrainingWorkerRequest {
-  snapshot: CompanySnapshot;
-  settings: PricingSettings;
-}
-
-export type TrainingWorkerReply =
-  | { type: "progress"; fraction: number }
-  | { type: "done"; manifest: PolicyManifest; weights: Uint8Array }
-  | { type: "error"; code: ErrorCode | null; message: string };
+import { type CompanyTrainingData, type PolicyArtifact, TrainingError, trainInWorker } from "@pricing/engine";
+import { ApiError } from "@pricing/http-adapter";
 
 export interface TrainingCoordinatorOptions {
   /** Expected seconds of one training, for `Retry-After`. */
@@ -27,45 +13,32 @@ interface Running {
   controller: AbortController;
 }
 
-/** Trains in a worker thread; aborting the signal terminates the thread and rejects. */
-function trainInThread(
-  request: TrainingWorkerRequest,
+/** Progress crosses from the training thread at most this often, so a long training leaves the event loop alone. */
+const PROGRESS_EVERY_MS = 200;
+
+/**
+ * Trains in the engine's worker thread; aborting the signal terminates the thread and rejects with its reason.
+ * The engine's `insufficient_history` becomes the API's 422.
+ */
+async function train(
+  data: CompanyTrainingData,
   signal: AbortSignal,
   onProgress?: (fraction: number) => void,
 ): Promise<PolicyArtifact> {
-  return new Promise((resolve, reject) => {
-    // The bootstrap registers tsx itself, so the thread needs no loader flags from the parent.
-    const worker = new Worker(new URL("./training-worker-bootstrap.mjs", import.meta.url), {
-      workerData: request,
-      execArgv: [],
+  try {
+    return await trainInWorker(data, {
+      signal,
+      progressEveryMs: PROGRESS_EVERY_MS,
+      ...(onProgress === undefined
+        ? {}
+        : { onProgress: (p) => onProgress(p.totalSteps > 0 ? p.step / p.totalSteps : 0) }),
     });
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener("abort", onAbort);
-      fn();
-    };
-    const onAbort = () => {
-      finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error("training aborted")));
-      void worker.terminate();
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    worker.on("message", (reply: TrainingWorkerReply) => {
-      if (reply.type === "progress") {
-        if (!settled) onProgress?.(reply.fraction);
-      } else if (reply.type === "done") {
-        finish(() => resolve({ manifest: reply.manifest, weights: new Uint8Array(reply.weights) }));
-      } else if (reply.code !== null) {
-        finish(() => reject(new ApiError(reply.code!, reply.message)));
-      } else {
-        finish(() => reject(new Error(`training failed: ${reply.message}`)));
-      }
-    });
-    worker.on("error", (error) => finish(() => reject(error)));
-    worker.on("exit", (code) => finish(() => reject(new Error(`training thread exited with code ${code}`))));
-  });
+  } catch (error) {
+    if (error instanceof TrainingError && error.code === "insufficient_history") {
+      throw new ApiError("insufficient_history", error.message);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -111,7 +84,7 @@ export function createTrainingCoordinator(options: TrainingCoordinatorOptions) {
       }
     },
 
-    train: trainInThread,
+    train,
 
     /** Stops every running training (server shutdown). */
     abortAll(): void {

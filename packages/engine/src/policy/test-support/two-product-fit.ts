@@ -1,7 +1,7 @@
 import seedrandom from "seedrandom";
+import { addDays } from "../../base/calendar.js";
 import { fitDemand } from "../../demand/fit-demand.js";
 import { problemFromFit } from "../../demand/problem-from-fit.js";
-import { addDays } from "../../market/calendar.js";
 import type { SalesRow } from "../../market/generate-market.js";
 import type { ProblemSetup } from "../../problem/problem-setup.js";
 import { type RuleParams, ruleParamsFromHistory } from "../../rule/rule-price.js";

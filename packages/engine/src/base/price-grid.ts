@@ -1,4 +1,8 @@
-import type { PriceGrid } from "./scenario-schema.js";
+/**
+ * A price grid: evenly spaced `{min, max, step}` (inclusive) or an explicit ascending list, in currency units (the
+ * shape of the scenario schema's `PriceGridSchema`, declared here so this base module depends on nothing).
+ */
+export type PriceGrid = { readonly min: number; readonly max: number; readonly step: number } | number[];
 
 export function roundCents(x: number): number {
   return Math.round(x * 100) / 100;
