@@ -1,4 +1,4 @@
-import { bestConstantPolicy, type ProductPolicy, rulePolicy, solveOptimum } from "@pricing/engine";
+import { bestConstantPolicy, type ProductPolicy, planPolicy, solveOptimum } from "@pricing/engine";
 import type { PolicyRunner, RunnerContext } from "./policy-runner.js";
 
 function perProduct(
@@ -8,10 +8,21 @@ function perProduct(
   return new Map(context.products.map((p) => [p.product.productId, build(p)]));
 }
 
-/** The rule fallback: base price x weekday index x stock pacing, from history only. */
+/**
+ * The rule fallback (base price x weekday index x stock pacing, from history only) as the API serves it: each
+ * day's price is the first day of that day's plan.
+ */
 export const ruleRunner: PolicyRunner = {
   name: "rule",
-  run: (context) => ({ policies: perProduct(context, (p) => rulePolicy(p.estimate, p.ruleParams)) }),
+  run: (context) => ({
+    policies: perProduct(context, (p) =>
+      planPolicy({
+        state: p.state,
+        problem: p.estimate,
+        active: { source: "rule", modelId: null, policy: null },
+      }),
+    ),
+  }),
 };
 
 /** The best single price according to the fitted model. */

@@ -7,11 +7,11 @@ import {
   type ProductPolicy,
   problemFromFit,
   problemFromTruth,
-  ruleParamsFromHistory,
   type ScenarioInput,
   solveOptimum,
   trueRate,
 } from "@pricing/engine";
+import { marketStates } from "./market-states.js";
 import type { PolicyRunner, RunnerContext, RunnerProduct } from "./policy-runner.js";
 
 export interface PolicyRow {
@@ -76,12 +76,17 @@ export async function runScenario(
     market.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
   );
   const fitSeconds = now() - t0;
-  const products: RunnerProduct[] = market.products.map((product) => ({
-    product,
-    estimate: problemFromFit(fit, product.setup),
-    truth: problemFromTruth(product.truth, product.setup),
-    ruleParams: ruleParamsFromHistory(market.history, product.productId, product.referencePrice),
-  }));
+  const states = marketStates(market);
+  const products: RunnerProduct[] = market.products.map((product) => {
+    const state = states.get(product.productId);
+    if (state === undefined) throw new Error(`no state for ${product.productId}`);
+    return {
+      product,
+      estimate: problemFromFit(fit, product.setup),
+      truth: problemFromTruth(product.truth, product.setup),
+      state,
+    };
+  });
   t0 = now();
   let optimum = 0;
   let lp = 0;

@@ -4,7 +4,7 @@ import type {
   MarketProduct,
   PricingProblem,
   ProductPolicy,
-  RuleParams,
+  ProductState,
   Scenario,
 } from "@pricing/engine";
 
@@ -18,8 +18,11 @@ export interface RunnerProduct {
    * data must not read it (the benchmark evaluates every policy on it).
    */
   readonly truth: PricingProblem;
-  /** Rule parameters derived from the product's history. */
-  readonly ruleParams: RuleParams;
+  /**
+   * The product as the API's plan sees it on the start date, its rule parameters derived from its history
+   * (`planPolicy` evaluates what the API serves).
+   */
+  readonly state: ProductState;
 }
 
 export interface RunnerContext {

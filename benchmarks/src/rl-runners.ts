@@ -1,6 +1,7 @@
 import {
   demandUncertaintyOf,
   type PricingProblem,
+  planPolicy,
   type RlPolicy,
   safePolicyImprovement,
   trainingDataFromProblems,
@@ -26,7 +27,7 @@ async function trainOn(
     if (!safe) return data;
     return {
       ...data,
-      ruleParams: { ...p.ruleParams, weekdayIndex: [...p.ruleParams.weekdayIndex] },
+      ruleParams: { ...p.state.ruleParams, weekdayIndex: [...p.state.ruleParams.weekdayIndex] },
       ...(fitted === undefined ? {} : { demandUncertainty: demandUncertaintyOf(fitted) }),
     };
   });
@@ -52,8 +53,15 @@ async function trainOn(
     extra.kept_rl = `${checked.report.productsKeptRl}/${checked.report.products.length}`;
     extra.check_s = ((performance.now() - checkStarted) / 1000).toFixed(2);
   }
+  // Evaluated as the API serves it: each day's price is the first day of the plan made that day.
+  const active = { source: "latest" as const, modelId: context.scenario.name, policy };
   return {
-    policies: new Map(problems.map((p) => [p.productId, policy.productPolicy(p.productId)])),
+    policies: new Map(
+      context.products.map((p) => [
+        p.product.productId,
+        planPolicy({ state: p.state, problem: p.estimate, active }),
+      ]),
+    ),
     trainingSeconds: safe ? (performance.now() - started) / 1000 : t.seconds,
     extra,
   };

@@ -7,7 +7,8 @@ export { PolicyManifestSchema } from "./artifact/policy-manifest.js";
 export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
 export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
 export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";
-export { expandGrid, roundCents } from "./base/price-grid.js";
+export type { CatalogPrices } from "./base/price-grid.js";
+export { CATALOG_GRID_STEP, catalogGrid, expandGrid, roundCents } from "./base/price-grid.js";
 export type {
   CompanyFitReport,
   ElasticitySource,
@@ -52,6 +53,12 @@ export type { LpBound } from "./optimum/lp-bound.js";
 export { lpBound } from "./optimum/lp-bound.js";
 export type { OptimumResult } from "./optimum/solve-optimum.js";
 export { solveOptimum } from "./optimum/solve-optimum.js";
+export type { ActivePolicy, PlanInput, PlannedPrice, PlanSource } from "./plan/company-plan.js";
+export { planPrices } from "./plan/company-plan.js";
+export type { PlanPolicyInput } from "./plan/plan-policy.js";
+export { planPolicy } from "./plan/plan-policy.js";
+export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";
+export { productState, sellsOn } from "./plan/product-state.js";
 export type { ActionSpec } from "./policy/action-space.js";
 export type {
   CompanyTrainingData,
@@ -62,13 +69,7 @@ export { TrainingError, trainingInputFromHistory } from "./policy/company-traini
 export type { TrainingProgress, TrainOptions } from "./policy/fitted-q.js";
 export { trainPolicy } from "./policy/fitted-q.js";
 export { marginsUnderModel, policyProblems } from "./policy/policy-metrics.js";
-export type {
-  CompanyState,
-  PlannedPrice,
-  RlPolicyData,
-  StateBatch,
-  TrainingSummary,
-} from "./policy/rl-policy.js";
+export type { RlPolicyData, StateBatch, TrainingSummary } from "./policy/rl-policy.js";
 export { RlPolicy } from "./policy/rl-policy.js";
 export type {
   PlausibleModel,
@@ -102,8 +103,6 @@ export {
 } from "./policy/training-input.js";
 export type { IndexRange } from "./problem/action-range.js";
 export { allowedRange, isAllowed, nearestAllowedIndex } from "./problem/action-range.js";
-export type { CatalogProduct, CatalogSetupOptions } from "./problem/catalog-setup.js";
-export { setupFromCatalog } from "./problem/catalog-setup.js";
 export type { PricingProblem, ProductPolicy } from "./problem/pricing-problem.js";
 export { SHUTOFF } from "./problem/pricing-problem.js";
 export type { ProblemSetup } from "./problem/problem-setup.js";

@@ -23,12 +23,11 @@ const setup = (productId: string, stock: number | null) => ({
 });
 
 let policy: RlPolicy;
-const state = {
-  today: "2026-02-03",
-  products: [
-    { productId: "a", stock: 25, lastPrice: 10 },
-    { productId: "b", stock: null, lastPrice: null },
-  ],
+const states = {
+  product: Int32Array.of(0, 1, 0, 1),
+  day: Int32Array.of(1, 1, 5, 9),
+  stock: Float64Array.of(25, Number.POSITIVE_INFINITY, 3, Number.POSITIVE_INFINITY),
+  prevPrice: Float64Array.of(10, Number.NaN, 7, 12),
 };
 
 beforeAll(async () => {
@@ -65,7 +64,10 @@ describe("policy artifact", () => {
     });
     expect(artifact.manifest.training.seed).toBe(5);
     const loaded = await loadPolicyArtifact(roundTrip(artifact));
-    expect(loaded.recommend(state)).toEqual(policy.recommend(state));
+    expect(loaded.evaluate(states.product, states.day, states.stock)).toEqual(
+      policy.evaluate(states.product, states.day, states.stock),
+    );
+    expect(loaded.priceStates(states)).toEqual(policy.priceStates(states));
     const p1 = policy.productPolicy("a");
     const p2 = loaded.productPolicy("a");
     for (let day = 0; day < 10; day++)
@@ -82,7 +84,7 @@ describe("policy artifact", () => {
       weightsSha256: "0".repeat(64),
     };
     const loaded = await loadPolicyArtifact({ manifest: legacy, weights: artifact.weights });
-    expect(loaded.recommend(state)).toEqual(policy.recommend(state));
+    expect(loaded.priceStates(states)).toEqual(policy.priceStates(states));
     loaded.dispose();
   });
 

@@ -1,7 +1,7 @@
 import seedrandom from "seedrandom";
 import { addDays, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
-import { expandGrid, roundCents } from "../base/price-grid.js";
+import { catalogGrid, expandGrid, roundCents } from "../base/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import { samplePoisson, type Uniform, uniformBetween } from "./sampling.js";
 import { type ProductSpec, type Scenario, type ScenarioInput, ScenarioSchema } from "./scenario-schema.js";
@@ -52,7 +52,15 @@ export function generateMarket(input: Scenario | ScenarioInput): Market {
 
 function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
   const ref = spec.reference_price;
-  const prices = expandGrid(spec.grid ?? { min: 0.5 * ref, max: 2 * ref, step: 0.04 * ref });
+  const prices =
+    spec.grid === undefined
+      ? catalogGrid({
+          basePrice: ref,
+          minPrice: spec.min_price ?? roundCents(0.5 * ref),
+          maxPrice: spec.max_price ?? roundCents(2 * ref),
+          maxDailyChange: scenario.max_daily_change,
+        })
+      : expandGrid(spec.grid);
   const minPrice = spec.min_price ?? at(prices, 0);
   const maxPrice = spec.max_price ?? at(prices, prices.length - 1);
   const inside = prices.filter((p) => p >= minPrice - 1e-9 && p <= maxPrice + 1e-9);
@@ -97,7 +105,9 @@ function companyProducts(scenario: Scenario): ProductSpec[] {
       product_id: `${c.id_prefix}${String(i + 1).padStart(width, "0")}`,
       reference_price: ref,
       unit_cost: roundCents(ref * uniformBetween(rng, ...c.unit_cost_fraction)),
-      grid: { min: roundCents(g.min * ref), max: roundCents(g.max * ref), step: g.step * ref },
+      ...(g === undefined
+        ? {}
+        : { grid: { min: roundCents(g.min * ref), max: roundCents(g.max * ref), step: g.step * ref } }),
       ...(stockRatio === undefined ? { stock: null } : { stock_ratio: stockRatio }),
       demand: {
         family: c.family,

@@ -38,7 +38,7 @@ export const ProductSpecSchema = z.strictObject({
   /** The product's base price; demand is parameterised around it and history prices vary around it. */
   reference_price: positive,
   unit_cost: z.number().nonnegative().default(0),
-  /** Default: 0.5x to 2x the reference price in steps of 4 % of it. */
+  /** Default: the catalogue grid (`catalogGrid`) between the guardrails, 0.5x and 2x the reference price. */
   grid: PriceGridSchema.optional(),
   /** Guardrails; default the grid's ends. */
   min_price: positive.optional(),
@@ -68,10 +68,8 @@ export const CompanySpecSchema = z.strictObject({
   /** Weekday volume profile shared by the company, each product jittered by up to this fraction. */
   weekday: weekVector.default([0.9, 0.9, 0.95, 1, 1.1, 1.25, 0.9]),
   weekday_jitter: z.number().min(0).max(0.5).default(0.1),
-  /** Price grid relative to each product's reference price. */
-  grid_relative: z
-    .strictObject({ min: positive, max: positive, step: positive })
-    .default({ min: 0.5, max: 2, step: 0.04 }),
+  /** Price grid relative to each product's reference price; default the catalogue grid (`catalogGrid`). */
+  grid_relative: z.strictObject({ min: positive, max: positive, step: positive }).optional(),
 });
 export type CompanySpec = z.infer<typeof CompanySpecSchema>;
 

@@ -54,38 +54,28 @@ beforeAll(async () => {
 afterAll(() => policy.dispose());
 
 describe("RL policy inference", () => {
-  it("plans every product and date of a range, rolling stock forward by expected sales", () => {
-    const plan = policy.recommend(
-      {
-        today: "2026-04-07",
-        products: [
-          { productId: "tea", stock: 30, lastPrice: 4 },
-          { productId: "mug", stock: null, lastPrice: null },
-        ],
-      },
-      { startDate: "2026-04-08", endDate: "2026-04-10" },
-    );
-    expect(plan.map((r) => `${r.date} ${r.productId}`)).toEqual([
-      "2026-04-08 mug",
-      "2026-04-08 tea",
-      "2026-04-09 mug",
-      "2026-04-09 tea",
-      "2026-04-10 mug",
-      "2026-04-10 tea",
-    ]);
-    const tea = plan.filter((r) => r.productId === "tea");
-    // Stock on the 8th is what is left after the 7th's expected sales.
-    expect(tea[0]!.stockBefore).toBeLessThan(30);
-    expect(tea[1]!.stockBefore).toBeCloseTo(tea[0]!.stockBefore - tea[0]!.expectedUnits, 9);
-    for (const r of plan) expect(r.expectedRevenue).toBeCloseTo(r.expectedUnits * r.price!, 9);
-    expect(
-      plan.filter((r) => r.productId === "mug").every((r) => r.stockBefore === Number.POSITIVE_INFINITY),
-    ).toBe(true);
+  it("decides per state as its batch does, with per-day batches cached for exact evaluation", () => {
+    const decide = policy.decider(0);
+    const batch = policy.priceStates({
+      product: Int32Array.of(0, 0, 0),
+      day: Int32Array.of(3, 3, 7),
+      stock: Float64Array.of(0, 17, 40),
+      prevPrice: Float64Array.of(3.3, Number.NaN, 4.3),
+    });
+    expect([decide(3, 0, 3.3), decide(3, 17, null), decide(7, 40, 4.3)]).toEqual([...batch]);
+    // A stock level off the cached whole levels is priced on its own.
+    expect(decide(3, 17.5, null)).toBeGreaterThanOrEqual(0);
+    expect(policy.dayOf(0, "2026-04-06")).toBe(0);
+    expect(policy.dayOf(0, "2026-04-18")).toBeUndefined();
+    expect(policy.dayOf(0, "2026-04-05")).toBeUndefined();
+    expect(policy.findProduct("nope")).toBeUndefined();
+    expect(policy.priceAt(1, 0)).toBe(10);
+    expect(policy.priceAt(1, -1)).toBeNull();
   });
 
   it("leaks no tensors", () => {
     const before = tensorCount();
-    policy.recommend({ today: "2026-04-06", products: [{ productId: "tea", stock: 40, lastPrice: null }] });
+    policy.decider(1)(4, Number.POSITIVE_INFINITY, 20);
     policy.priceStates({
       product: Int32Array.of(0, 1, 0),
       day: Int32Array.of(0, 5, 11),
@@ -137,9 +127,7 @@ describe("RL policy inference", () => {
   });
 
   it("rejects states outside the policy", () => {
-    expect(() =>
-      policy.recommend({ today: "2026-04-06", products: [{ productId: "nope", stock: 1, lastPrice: null }] }),
-    ).toThrow(/unknown product/);
+    expect(() => policy.productIndex("nope")).toThrow(/unknown product/);
     expect(() =>
       policy.priceStates({
         product: Int32Array.of(0),

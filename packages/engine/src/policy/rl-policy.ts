@@ -1,3 +1,4 @@
+import { daysBetween } from "../base/calendar.js";
 import { expectedSales } from "../demand/sales-distribution.js";
 import type { ProductPolicy } from "../problem/pricing-problem.js";
 import { SHUTOFF } from "../problem/pricing-problem.js";
@@ -42,26 +43,6 @@ export interface RlPolicyData {
   readonly ruleFallbacks?: Readonly<Record<string, RuleParams>>;
 }
 
-/** A company's state on `today`: stock left (null = unlimited) and the price charged last, per product. */
-export interface CompanyState {
-  readonly today: string;
-  readonly products: readonly { productId: string; stock: number | null; lastPrice: number | null }[];
-}
-
-/** One planned price: exact for today's state on the first date, then the plan under expected sales. */
-export interface PlannedPrice {
-  readonly productId: string;
-  readonly date: string;
-  /** Currency units; null when the policy chose not to sell (shutoff). */
-  readonly price: number | null;
-  readonly priceIndex: number;
-  /** Stock at the start of the day (Infinity when unlimited). */
-  readonly stockBefore: number;
-  /** Expected units sold that day, capped by stock. */
-  readonly expectedUnits: number;
-  readonly expectedRevenue: number;
-}
-
 /** A batch of states to price, as parallel typed arrays (the inference hot path). */
 export interface StateBatch {
   readonly product: Int32Array;
@@ -72,19 +53,7 @@ export interface StateBatch {
   readonly prevPrice: Float64Array;
 }
 
-const DAY_MS = 86_400_000;
 const EVALUATE_CHUNK = 1024;
-
-function dayIndex(startDate: string, date: string): number {
-  const a = Date.parse(`${startDate}T00:00:00Z`);
-  const b = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(a) || Number.isNaN(b))
-    throw new RangeError(`invalid date: ${Number.isNaN(b) ? date : startDate}`);
-  return Math.round((b - a) / DAY_MS);
-}
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 /**
  * The trained pricing policy of one company: a Q-network shared by its products, read greedily under each
@@ -97,8 +66,8 @@ export class RlPolicy {
   private readonly byId: Map<string, number>;
   /** First-layer response to the day-only inputs, [(embeddingStart[product] + day) * hidden0 + j]. */
   private readonly embedding: Float32Array;
-  private readonly embeddingStart: number[];
-  private readonly dates: string[];
+  private readonly embeddingStart: Int32Array;
+  private readonly first: ProductModel;
   /** Per product index: the rule it falls back to, or undefined when the network prices it. */
   private readonly fallbacks: (RuleFallback | undefined)[];
 
@@ -117,7 +86,9 @@ export class RlPolicy {
       const params = ruled[p.setup.productId];
       return params === undefined ? undefined : new RuleFallback(p.setup, p.rates, params);
     });
-    const first = this.products[0]!;
+    const first = this.products[0];
+    if (first === undefined) throw new RangeError("a policy needs at least one product");
+    this.first = first;
     this.network = QNetwork.fromArrays(
       {
         inputs: first.featureCount,
@@ -130,19 +101,19 @@ export class RlPolicy {
     );
     this.byId = new Map(this.products.map((p, i) => [p.setup.productId, i]));
     // Day-only inputs of every (product, day), pushed through the first layer once.
-    this.embeddingStart = [];
+    this.embeddingStart = new Int32Array(this.products.length);
     let rows = 0;
-    for (const m of this.products) {
-      this.embeddingStart.push(rows);
-      rows += m.setup.horizon;
-    }
-    const dayInputs = new Float32Array(rows * first.featureCount);
+    const dayInputs: Float32Array[] = [];
     this.products.forEach((m, i) => {
-      dayInputs.set(m.dayFeatures, this.embeddingStart[i]! * first.featureCount);
+      this.embeddingStart[i] = rows;
+      rows += m.setup.horizon;
+      dayInputs.push(m.dayFeatures);
     });
-    this.embedding = this.network.embedDays(dayInputs, rows);
-    const horizon = Math.max(...this.products.map((m) => m.setup.horizon));
-    this.dates = Array.from({ length: horizon }, (_, t) => addDays(first.setup.startDate, t));
+    const flat = new Float32Array(rows * first.featureCount);
+    dayInputs.forEach((features, i) => {
+      flat.set(features, (this.embeddingStart[i] ?? 0) * first.featureCount);
+    });
+    this.embedding = this.network.embedDays(flat, rows);
   }
 
   static create(data: RlPolicyData): RlPolicy {
@@ -167,14 +138,55 @@ export class RlPolicy {
     return this.data.modelId ?? null;
   }
 
+  /** Day 0 of every product's horizon (the day the policy was trained for). */
   get startDate(): string {
-    return this.products[0]!.setup.startDate;
+    return this.first.setup.startDate;
   }
 
   productIndex(productId: string): number {
     const i = this.byId.get(productId);
     if (i === undefined) throw new RangeError(`unknown product ${productId}`);
     return i;
+  }
+
+  /** The product's index, or undefined when the policy does not know it. */
+  findProduct(productId: string): number | undefined {
+    return this.byId.get(productId);
+  }
+
+  /**
+   * The policy's day index of `date` for product `i` when its horizon covers that date, else undefined (before the
+   * policy's start date or past the product's horizon).
+   */
+  dayOf(i: number, date: string): number | undefined {
+    const model = this.products[i];
+    if (model === undefined) return undefined;
+    const t = daysBetween(model.setup.startDate, date);
+    return t >= 0 && t < model.setup.horizon ? t : undefined;
+  }
+
+  /** Days product `i` is priced for from the start date. */
+  horizonOf(i: number): number {
+    return this.modelAt(i).setup.horizon;
+  }
+
+  /** The product's price at grid index `priceIndex` (currency units); null for -1 (no sale). */
+  priceAt(i: number, priceIndex: number): number | null {
+    return this.modelAt(i).setup.prices[priceIndex] ?? null;
+  }
+
+  /** Expected units sold on day `t` at grid index `priceIndex` with `stock` left, under the policy's own model. */
+  expectedUnits(i: number, t: number, priceIndex: number, stock: number): number {
+    const model = this.modelAt(i);
+    if (priceIndex < 0) return 0;
+    const rate = model.rates[t * model.setup.prices.length + priceIndex] ?? 0;
+    return expectedSales(model.setup.distribution, rate, stock);
+  }
+
+  private modelAt(i: number): ProductModel {
+    const model = this.products[i];
+    if (model === undefined) throw new RangeError(`unknown product index ${i}`);
+    return model;
   }
 
   /**
@@ -199,20 +211,22 @@ export class RlPolicy {
 
   private evaluateChunk(product: Int32Array, day: Int32Array, stock: Float64Array): Float32Array {
     const rows = product.length;
-    const hidden0 = this.data.hidden[0]!;
+    const hidden0 = this.network.shape.hidden[0] ?? 0;
     const a = this.network.shape.actions;
     const sc = STOCK_FEATURE_COLUMNS.length;
     const stockX = new Float32Array(rows * sc);
     const emb = new Float32Array(rows * hidden0);
+    const models: ProductModel[] = [];
     for (let r = 0; r < rows; r++) {
-      const i = product[r]!;
+      const i = product[r] ?? -1;
       const model = this.products[i];
-      const t = day[r]!;
+      const t = day[r] ?? -1;
       if (model === undefined || !(t >= 0 && t < model.setup.horizon)) {
         throw new RangeError(`state ${r}: product ${i} day ${t} is outside the policy`);
       }
-      model.writeStockFeatures(t, stock[r]!, stockX, r * sc);
-      const e = (this.embeddingStart[i]! + t) * hidden0;
+      models.push(model);
+      model.writeStockFeatures(t, stock[r] ?? 0, stockX, r * sc);
+      const e = ((this.embeddingStart[i] ?? 0) + t) * hidden0;
       emb.set(this.embedding.subarray(e, e + hidden0), r * hidden0);
     }
     const raw = this.network.predictRaw(stockX, emb, rows, STOCK_FEATURE_COLUMNS);
@@ -221,16 +235,17 @@ export class RlPolicy {
     const fluidAt = STOCK_FEATURE_COLUMNS.indexOf(FLUID_VALUE_FEATURE);
     const margins = new Float32Array(a);
     const rates = new Float32Array(a);
-    for (let r = 0; r < rows; r++) {
-      const model = this.products[product[r]!]!;
-      model.writeHeadInputs(day[r]!, stock[r]!, margins, rates, 0);
-      const fluid = stockX[r * sc + fluidAt]!;
+    models.forEach((model, r) => {
+      model.writeHeadInputs(day[r] ?? 0, stock[r] ?? 0, margins, rates, 0);
+      const fluid = stockX[r * sc + fluidAt] ?? 0;
       const rb = r * (2 + a);
       const ob = r * (1 + a);
-      out[ob] = raw[rb]! + fluid;
-      const kappa = raw[rb + 1]! + fluid;
-      for (let k = 0; k < a; k++) out[ob + 1 + k] = margins[k]! - kappa * rates[k]! + raw[rb + 2 + k]!;
-    }
+      out[ob] = (raw[rb] ?? 0) + fluid;
+      const kappa = (raw[rb + 1] ?? 0) + fluid;
+      for (let k = 0; k < a; k++) {
+        out[ob + 1 + k] = (margins[k] ?? 0) - kappa * (rates[k] ?? 0) + (raw[rb + 2 + k] ?? 0);
+      }
+    });
     return out;
   }
 
@@ -241,16 +256,17 @@ export class RlPolicy {
   private greedy(model: ProductModel, out: Float32Array, r: number, prevPrice: number | null): number {
     const a = model.actionCount;
     const base = r * (a + 1) + 1;
+    const valid = model.actions.valid;
     let best = -1;
     let bestQ = Number.NEGATIVE_INFINITY;
     const limit = model.setup.maxDailyChange;
     for (let k = 0; k < a; k++) {
-      if (!model.actions.valid[k]) continue;
+      if (valid[k] !== 1) continue;
       if (limit !== null && prevPrice !== null) {
         const p = model.priceOf(k);
         if (p !== null && Math.abs(p / prevPrice - 1) > limit + 1e-9) continue;
       }
-      const q = out[base + k]!;
+      const q = out[base + k] ?? Number.NEGATIVE_INFINITY;
       if (q > bestQ) {
         bestQ = q;
         best = k;
@@ -262,7 +278,7 @@ export class RlPolicy {
     let gap = Number.POSITIVE_INFINITY;
     for (let k = 0; k < a; k++) {
       const p = model.priceOf(k);
-      if (!model.actions.valid[k] || p === null) continue;
+      if (valid[k] !== 1 || p === null) continue;
       const g = Math.abs(Math.log(p / (prevPrice ?? p)));
       if (g < gap) {
         gap = g;
@@ -273,6 +289,25 @@ export class RlPolicy {
   }
 
   /**
+   * The decision for row `r` of the network outputs `out`: product `i` on day `t` with `stock` left after
+   * `prevPrice` (null: the product's initial price). A grid index, -1 = no sale.
+   */
+  private decide(
+    out: Float32Array,
+    r: number,
+    i: number,
+    t: number,
+    stock: number,
+    prevPrice: number | null,
+  ): number {
+    const rule = this.fallbacks[i];
+    if (rule !== undefined) return rule.index(t, stock, prevPrice);
+    const model = this.modelAt(i);
+    const action = this.greedy(model, out, r, prevPrice ?? model.setup.initialPrice);
+    return model.actions.priceIndex[action] ?? -1;
+  }
+
+  /**
    * Prices a batch of states in one forward pass: the grid index (-1 = no sale) per state. `prevPrice` NaN means
    * "use the product's initial price" for the max daily change.
    */
@@ -280,120 +315,65 @@ export class RlPolicy {
     const out = this.evaluate(batch.product, batch.day, batch.stock);
     const result = new Int32Array(batch.product.length);
     for (let r = 0; r < result.length; r++) {
-      const model = this.products[batch.product[r]!]!;
-      const prev = batch.prevPrice[r]!;
-      const rule = this.fallbacks[batch.product[r]!];
-      if (rule !== undefined) {
-        result[r] = rule.index(batch.day[r]!, batch.stock[r]!, Number.isNaN(prev) ? null : prev);
-        continue;
-      }
-      const action = this.greedy(model, out, r, Number.isNaN(prev) ? model.setup.initialPrice : prev);
-      result[r] = model.actions.priceIndex[action]!;
+      const prev = batch.prevPrice[r] ?? Number.NaN;
+      result[r] = this.decide(
+        out,
+        r,
+        batch.product[r] ?? -1,
+        batch.day[r] ?? -1,
+        batch.stock[r] ?? 0,
+        Number.isNaN(prev) ? null : prev,
+      );
     }
     return result;
   }
 
   /**
-   * The policy for one product as a `ProductPolicy` (grid index per day, stock, previous index), for exact
-   * evaluation. Each day's decisions for every stock level are computed in one batch on first use.
+   * Product `i`'s decision (grid index, -1 = no sale) per (day, stock, previous price; null = the initial price),
+   * for exact evaluation: each day's network outputs for every whole stock level from 0 to the product's stock are
+   * computed in one batch on first use and kept.
    */
-  productPolicy(productId: string): ProductPolicy {
-    const i = this.productIndex(productId);
+  decider(i: number): (day: number, stock: number, prevPrice: number | null) => number {
+    const model = this.modelAt(i);
     const rule = this.fallbacks[i];
-    if (rule !== undefined) return rule.policy;
-    const model = this.products[i]!;
-    const setup = model.setup;
-    const finite = setup.stock !== null;
-    const levels = finite ? setup.stock! + 1 : 1;
+    if (rule !== undefined) return (day, stock, prevPrice) => rule.index(day, stock, prevPrice);
+    const capacity = model.setup.stock;
+    const levels = capacity === null ? 1 : capacity + 1;
     const cache = new Map<number, Float32Array>();
     const outputsOf = (day: number): Float32Array => {
       let out = cache.get(day);
       if (out === undefined) {
         const stock = new Float64Array(levels);
-        for (let s = 0; s < levels; s++) stock[s] = finite ? s : Number.POSITIVE_INFINITY;
+        for (let s = 0; s < levels; s++) stock[s] = capacity === null ? Number.POSITIVE_INFINITY : s;
         out = this.evaluate(new Int32Array(levels).fill(i), new Int32Array(levels).fill(day), stock);
         cache.set(day, out);
       }
       return out;
     };
-    return (day, stock, prevPriceIndex) => {
-      const prevPrice = prevPriceIndex >= 0 ? (setup.prices[prevPriceIndex] ?? null) : setup.initialPrice;
-      let out: Float32Array;
-      let row = 0;
-      if (!finite || (Number.isInteger(stock) && stock >= 0 && stock < levels)) {
-        out = outputsOf(day);
-        row = finite ? stock : 0;
-      } else {
-        out = this.evaluate(Int32Array.of(i), Int32Array.of(day), Float64Array.of(stock));
+    return (day, stock, prevPrice) => {
+      if (capacity === null || (Number.isInteger(stock) && stock >= 0 && stock < levels)) {
+        return this.decide(outputsOf(day), capacity === null ? 0 : stock, i, day, stock, prevPrice);
       }
-      const action = this.greedy(model, out, row, prevPrice);
-      const idx = model.actions.priceIndex[action]!;
-      return idx < 0 ? SHUTOFF : idx;
+      const out = this.evaluate(Int32Array.of(i), Int32Array.of(day), Float64Array.of(stock));
+      return this.decide(out, 0, i, day, stock, prevPrice);
     };
   }
 
   /**
-   * Prices every product for every date of [startDate, endDate] (inclusive, clipped to today and the horizon),
-   * rolling stock forward by expected sales: one batched forward pass per day. Sorted by date, then product id.
+   * The policy for one product on its own training problem as a `ProductPolicy` (grid index per day, stock,
+   * previous index), for exact evaluation of the raw policy (the served one is `planPolicy`).
    */
-  recommend(state: CompanyState, range: { startDate?: string; endDate?: string } = {}): PlannedPrice[] {
-    const today = dayIndex(this.startDate, state.today);
-    const from = Math.max(
-      today,
-      range.startDate === undefined ? today : dayIndex(this.startDate, range.startDate),
-      0,
-    );
-    const lastDay = Math.max(...this.products.map((p) => p.setup.horizon)) - 1;
-    const to = Math.min(
-      range.endDate === undefined ? lastDay : dayIndex(this.startDate, range.endDate),
-      lastDay,
-    );
-    const rows = state.products
-      .map((p) => ({ index: this.productIndex(p.productId), stock: p.stock, lastPrice: p.lastPrice }))
-      .sort((a, b) =>
-        this.products[a.index]!.setup.productId < this.products[b.index]!.setup.productId ? -1 : 1,
-      );
-    const stock = rows.map((r) => (r.stock === null ? Number.POSITIVE_INFINITY : Math.max(0, r.stock)));
-    const prev = rows.map((r) => r.lastPrice);
-    const plan: PlannedPrice[] = [];
-    for (let t = Math.max(today, 0); t <= to; t++) {
-      const active = rows.map((_, k) => k).filter((k) => t < this.products[rows[k]!.index]!.setup.horizon);
-      if (active.length === 0) continue;
-      const out = this.evaluate(
-        Int32Array.from(active, (k) => rows[k]!.index),
-        new Int32Array(active.length).fill(t),
-        Float64Array.from(active, (k) => stock[k]!),
-      );
-      active.forEach((k, r) => {
-        const model = this.products[rows[k]!.index]!;
-        const fallback = t === 0 ? model.setup.initialPrice : null;
-        const s = stock[k]!;
-        const rule = this.fallbacks[rows[k]!.index];
-        let priceIndex: number;
-        if (rule !== undefined) {
-          priceIndex = rule.index(t, s, prev[k] ?? fallback);
-        } else {
-          priceIndex = model.actions.priceIndex[this.greedy(model, out, r, prev[k] ?? fallback)]!;
-        }
-        const price = priceIndex < 0 ? null : model.setup.prices[priceIndex]!;
-        const rate = priceIndex < 0 ? 0 : model.rates[t * model.setup.prices.length + priceIndex]!;
-        const units = price === null ? 0 : expectedSales(model.setup.distribution, rate, s);
-        if (t >= from) {
-          plan.push({
-            productId: model.setup.productId,
-            date: this.dates[t]!,
-            price,
-            priceIndex,
-            stockBefore: s,
-            expectedUnits: units,
-            expectedRevenue: price === null ? 0 : units * price,
-          });
-        }
-        stock[k] = s - units;
-        if (price !== null) prev[k] = price;
-      });
-    }
-    return plan;
+  productPolicy(productId: string): ProductPolicy {
+    const i = this.productIndex(productId);
+    const rule = this.fallbacks[i];
+    if (rule !== undefined) return rule.policy;
+    const setup = this.modelAt(i).setup;
+    const decide = this.decider(i);
+    return (day, stock, prevPriceIndex) => {
+      const prevPrice = prevPriceIndex >= 0 ? (setup.prices[prevPriceIndex] ?? null) : setup.initialPrice;
+      const idx = decide(day, stock, prevPrice);
+      return idx < 0 ? SHUTOFF : idx;
+    };
   }
 
   dispose(): void {

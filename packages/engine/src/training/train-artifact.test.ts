@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadPolicyArtifact } from "../artifact/policy-artifact.js";
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
-import { problemFromFitted, START, twoProductInput } from "../policy/test-support/two-product-fit.js";
+import { problemFromFitted, twoProductInput } from "../policy/test-support/two-product-fit.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import { trainArtifact } from "./train-artifact.js";
 
@@ -27,16 +27,9 @@ describe("trainArtifact", () => {
       expect(loaded.usesRule("rich")).toBe(false);
       const flatProblem = problemFromFitted(loaded, "flat");
       const rule = rulePolicy(flatProblem, rules.get("flat")!);
-      const plan = loaded.recommend({
-        today: START,
-        products: [
-          { productId: "flat", stock: null, lastPrice: null },
-          { productId: "rich", stock: null, lastPrice: null },
-        ],
-      });
-      const flatPlan = plan.filter((p) => p.productId === "flat");
-      expect(flatPlan).toHaveLength(14);
-      expect(flatPlan.map((p) => p.priceIndex)).toEqual(flatPlan.map((_, day) => rule(day, Infinity, -1)));
+      const decideFlat = loaded.decider(loaded.productIndex("flat"));
+      const flatPlan = Array.from({ length: 14 }, (_, day) => decideFlat(day, Infinity, null));
+      expect(flatPlan).toEqual(flatPlan.map((_, day) => rule(day, Infinity, -1)));
       const states = loaded.priceStates({
         product: Int32Array.from([0, 0, 1]),
         day: Int32Array.from([0, 5, 5]),

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, type FittedDemand, type RlPolicy } from "@pricing/engine";
+import { addDays, daysBetween, type FittedDemand, planPrices, type RlPolicy } from "@pricing/engine";
 import {
   ApiError,
   type ComputeRequest,
@@ -24,7 +24,6 @@ import type { ServerContext } from "../server-context.js";
 import { createPolicyResolver, numericMetrics, toModelReport } from "./active-policy.js";
 import { type CompanySnapshot, fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
 import { companyToday } from "./company-today.js";
-import { planRecommendations } from "./recommendation-plan.js";
 import { createResponseCache } from "./response-cache.js";
 import { createRunsStore, type NewRun, type RunsStore, toRun } from "./runs-store.js";
 import { createTrainingCoordinator, type TrainingCoordinator } from "./training-coordinator.js";
@@ -118,8 +117,9 @@ export function createPricingRuntime(
     }
     const { active } = await policies.resolve(row.company_id);
     let fit: FittedDemand | null | undefined;
-    const recommendations = planRecommendations({
-      snapshot,
+    const recommendations = planPrices({
+      today,
+      products: snapshot.products,
       active,
       fit: () => {
         if (fit === undefined) fit = snapshot.history.length > 0 ? fitSnapshot(snapshot).fit : null;
@@ -190,7 +190,7 @@ export function createPricingRuntime(
       const artifact = await training.train(
         {
           companyId,
-          products: snapshot.products.map((p) => ({ setup: p.setup, basePrice: p.row.base_price })),
+          products: snapshot.products.map((p) => ({ setup: p.setup, basePrice: p.product.base_price })),
           history: snapshot.history,
           minHistoryDays: settings.minHistoryDays,
           config: { seed: settings.trainSeed, maxSeconds: settings.trainSeconds },

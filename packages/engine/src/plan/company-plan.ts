@@ -1,0 +1,166 @@
+import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
+import { roundCents } from "../base/price-grid.js";
+import type { FittedDemand } from "../demand/fit-demand.js";
+import type { RlPolicy } from "../policy/rl-policy.js";
+import { boundPrice, expectedUnitsOn, ruleDay, ruleRawPrice } from "./day-price.js";
+import { type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
+
+/** What backs a plan: a loaded policy with the slot it came from, or the rule. */
+export type ActivePolicy =
+  | { readonly source: "approved" | "latest"; readonly modelId: string; readonly policy: RlPolicy }
+  | { readonly source: "rule"; readonly modelId: null; readonly policy: null };
+
+export type PlanSource = ActivePolicy["source"];
+
+/** One product's price on one date, as the API serves it. */
+export interface PlannedPrice {
+  readonly product_id: string;
+  readonly date: string;
+  /** Currency units, in cents. */
+  readonly price: number;
+  readonly currency: string;
+  readonly base_price: number;
+  /** What the rule would charge (guardrails and max daily change applied), in cents. */
+  readonly rule_price: number;
+  /** Units expected to sell that day, capped by the stock left (4 decimals). */
+  readonly expected_units: number;
+  readonly expected_revenue: number;
+  /** "rule" where the policy does not cover the product or date. */
+  readonly source: PlanSource;
+  readonly model_id: string | null;
+}
+
+export interface PlanInput {
+  /** The company's today: the plan starts here, whatever `startDate` says. */
+  readonly today: string;
+  /** Inclusive dates of the rows returned, both >= today. */
+  readonly startDate: string;
+  readonly endDate: string;
+  readonly products: readonly ProductState[];
+  readonly active: ActivePolicy;
+  /**
+   * Fitted demand for expected units of prices the policy did not choose (called only when one needs it); null
+   * uses the history's daily volume.
+   */
+  readonly fit: () => FittedDemand | null;
+}
+
+/** One product as the plan walks it day by day. */
+interface Lane {
+  readonly state: ProductState;
+  /** The policy's product index, when the policy prices it. */
+  readonly policyIndex: number | undefined;
+  /** Days from today to the last day the rule paces stock over. */
+  readonly lastDay: number;
+  stock: number;
+  prev: number | null;
+  selling: boolean;
+}
+
+const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+/**
+ * Prices every product for every date of [startDate, endDate]: with the policy where it covers the product and
+ * date, with the rule elsewhere, rolling stock forward from today by expected sales. Today's guardrails and max
+ * daily change always bind. The policy prices all its products of one day in one forward pass. Sorted by date,
+ * then product id.
+ */
+export function planPrices(input: PlanInput): PlannedPrice[] {
+  const { today, startDate, endDate, active, fit } = input;
+  const policy = active.policy !== null && today >= active.policy.startDate ? active.policy : null;
+  // Lanes in product-id order, days outermost: the rows come out sorted by date, then product id.
+  const sorted = [...input.products].sort((a, b) => (a.product.product_id < b.product.product_id ? -1 : 1));
+  const lanes: Lane[] = sorted.map((state) => ({
+    state,
+    policyIndex: policy?.findProduct(state.product.product_id),
+    lastDay: daysBetween(today, seasonLastDay(state, today)),
+    stock: state.stock === null ? Number.POSITIVE_INFINITY : Math.max(0, state.stock),
+    prev: state.lastPrice,
+    selling: true,
+  }));
+  const out: PlannedPrice[] = [];
+  const days = daysBetween(today, endDate);
+  const picks = new Int32Array(lanes.length);
+  const policyStart = policy === null ? 0 : daysBetween(policy.startDate, today);
+  for (let t = 0; t <= days; t++) {
+    const date = addDays(today, t);
+    const weekday = weekdayOf(date);
+    for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
+    picks.fill(-1);
+    if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
+    lanes.forEach((lane, k) => {
+      if (!lane.selling) return;
+      const { state } = lane;
+      const stock = lane.stock;
+      const rule = boundPrice(
+        state,
+        ruleRawPrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
+        lane.prev,
+      );
+      const pick = picks[k] ?? -1;
+      const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
+      let price = rule;
+      let units: number;
+      if (learned !== null && lane.policyIndex !== undefined) {
+        const chosen = learned.priceAt(lane.policyIndex, pick) ?? rule;
+        price = boundPrice(state, chosen, lane.prev);
+        // The policy's own demand model while its price stands; the fit once today's limits moved it.
+        units =
+          price === chosen
+            ? learned.expectedUnits(lane.policyIndex, policyStart + t, pick, stock)
+            : expectedUnitsOn(state, fit, date, price, stock);
+      } else {
+        units = expectedUnitsOn(state, fit, date, price, stock);
+      }
+      if (date >= startDate) {
+        out.push({
+          product_id: state.product.product_id,
+          date,
+          price: roundCents(price),
+          currency: state.product.currency,
+          base_price: state.product.base_price,
+          rule_price: rule,
+          expected_units: round4(units),
+          expected_revenue: roundCents(units * price),
+          source: learned === null ? "rule" : active.source,
+          model_id: learned === null ? null : active.modelId,
+        });
+      }
+      lane.stock = Math.max(0, stock - units);
+      lane.prev = price;
+    });
+  }
+  return out;
+}
+
+/**
+ * The policy's grid index for every selling lane it covers on its day `day` (left -1 elsewhere, and where it chose
+ * not to sell: the rule prices those), in one batched forward pass.
+ */
+function pickWithPolicy(policy: RlPolicy, lanes: readonly Lane[], day: number, picks: Int32Array): void {
+  const rows: number[] = [];
+  lanes.forEach((lane, k) => {
+    if (!lane.selling || lane.policyIndex === undefined) return;
+    if (day < 0 || day >= policy.horizonOf(lane.policyIndex)) return;
+    rows.push(k);
+  });
+  if (rows.length === 0) return;
+  const batch = {
+    product: new Int32Array(rows.length),
+    day: new Int32Array(rows.length),
+    stock: new Float64Array(rows.length),
+    prevPrice: new Float64Array(rows.length),
+  };
+  rows.forEach((k, r) => {
+    const lane = lanes[k];
+    if (lane === undefined || lane.policyIndex === undefined) return;
+    batch.product[r] = lane.policyIndex;
+    batch.day[r] = day;
+    batch.stock[r] = lane.stock;
+    batch.prevPrice[r] = lane.prev ?? Number.NaN;
+  });
+  const chosen = policy.priceStates(batch);
+  rows.forEach((k, r) => {
+    picks[k] = chosen[r] ?? -1;
+  });
+}

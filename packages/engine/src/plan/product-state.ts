@@ -1,0 +1,118 @@
+import { addDays, daysBetween } from "../base/calendar.js";
+import { catalogGrid, roundCents } from "../base/price-grid.js";
+import type { SalesRow } from "../market/generate-market.js";
+import type { ProblemSetup } from "../problem/problem-setup.js";
+import { type RuleParams, ruleParamsFromHistory } from "../rule/rule-price.js";
+
+/** A product as the catalogue holds it (the server's product row); prices in currency units. */
+export interface CatalogProduct {
+  readonly product_id: string;
+  readonly currency: string;
+  readonly base_price: number;
+  /** Null: 0. */
+  readonly unit_cost: number | null;
+  /** Guardrails; null: 0.5x and 2x the base price. */
+  readonly min_price: number | null;
+  readonly max_price: number | null;
+  /** Largest |p_t / p_(t-1) - 1|, a fraction; null = none. */
+  readonly max_daily_change: number | null;
+  /** Units on hand when the row was last updated; null = unlimited. */
+  readonly stock: number | null;
+  /** Last selling day (YYYY-MM-DD); null = none. */
+  readonly season_end: string | null;
+  /** ISO timestamp of the row's last update (a newer stock figure than the history's). */
+  readonly updated_at: string;
+}
+
+/** What pricing needs to know about one product on a company's today. */
+export interface ProductState {
+  readonly product: CatalogProduct;
+  /** Units on hand at the start of today; null when unlimited. */
+  readonly stock: number | null;
+  /** Price charged most recently (history), or null. */
+  readonly lastPrice: number | null;
+  readonly minPrice: number;
+  readonly maxPrice: number;
+  readonly ruleParams: RuleParams;
+  /** The selling problem from today on, without demand, on the catalogue grid. */
+  readonly setup: ProblemSetup;
+}
+
+export interface ProductStateOptions {
+  /** Selling days priced when a product has no season end. */
+  readonly horizonDays: number;
+}
+
+const MAX_HORIZON = 366;
+
+/**
+ * Stock at the start of `today`: the newest sales row that reports stock on hand rolls forward by its units
+ * sold, unless the product row (the operator's stock figure) was updated after that day.
+ */
+function currentStock(product: CatalogProduct, history: readonly SalesRow[]): number | null {
+  if (product.stock === null) return null;
+  let newest: { date: string; stock: number; sold: number } | undefined;
+  for (const r of history) {
+    if (r.stock_on_hand !== null && (newest === undefined || r.date > newest.date)) {
+      newest = { date: r.date, stock: r.stock_on_hand, sold: r.units_sold };
+    }
+  }
+  if (newest !== undefined && newest.date >= product.updated_at.slice(0, 10)) {
+    return Math.max(0, newest.stock - newest.sold);
+  }
+  return product.stock;
+}
+
+/**
+ * A product's pricing state on `today` from its catalogue row and its sales history before today (sorted by
+ * date): guardrails (default 0.5x / 2x base, in cents), stock rolled forward from the history, the last price,
+ * the rule's parameters, and the selling problem up to the season end (or `horizonDays`, at most a year).
+ */
+export function productState(
+  product: CatalogProduct,
+  history: readonly SalesRow[],
+  today: string,
+  options: ProductStateOptions,
+): ProductState {
+  const minPrice = roundCents(product.min_price ?? 0.5 * product.base_price);
+  const maxPrice = roundCents(product.max_price ?? 2 * product.base_price);
+  const stock = currentStock(product, history);
+  const lastPrice = history.at(-1)?.price ?? null;
+  let horizon = options.horizonDays;
+  if (product.season_end !== null) horizon = daysBetween(today, product.season_end) + 1;
+  horizon = Math.max(1, Math.min(MAX_HORIZON, horizon));
+  const limit = product.max_daily_change;
+  return {
+    product,
+    stock,
+    lastPrice,
+    minPrice,
+    maxPrice,
+    ruleParams: ruleParamsFromHistory(history, product.product_id, product.base_price),
+    setup: {
+      productId: product.product_id,
+      startDate: today,
+      horizon,
+      prices: catalogGrid({ basePrice: product.base_price, minPrice, maxPrice, maxDailyChange: limit }),
+      minPrice,
+      maxPrice,
+      shutoff: false,
+      unitCost: product.unit_cost ?? 0,
+      stock,
+      maxDailyChange: limit,
+      initialPrice:
+        limit === null ? null : Math.min(maxPrice, Math.max(minPrice, lastPrice ?? product.base_price)),
+      distribution: "poisson",
+    },
+  };
+}
+
+/** Whether a product can still sell on `date` (its season has not ended). */
+export function sellsOn(state: ProductState, date: string): boolean {
+  return state.product.season_end === null || date <= state.product.season_end;
+}
+
+/** The last day the rule paces stock over: the season end, or the problem's horizon from `today`. */
+export function seasonLastDay(state: ProductState, today: string): string {
+  return state.product.season_end ?? addDays(today, state.setup.horizon - 1);
+}

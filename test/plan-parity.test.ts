@@ -1,0 +1,124 @@
+import {
+  type ActivePolicy,
+  addDays,
+  fitDemand,
+  loadPolicyArtifact,
+  type PlannedPrice,
+  planPrices,
+  productState,
+  type SalesRow,
+} from "@pricing/engine";
+import { companyToday, type ProductRow } from "@pricing/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startV2Harness, TEST_SETTINGS, type V2Harness } from "./v2-harness.js";
+
+const V2 = "/public/v1/v2";
+const COMPANY = "parity";
+let h: V2Harness;
+let token: string;
+
+beforeAll(async () => {
+  h = await startV2Harness("2026-03-10T03:00:00Z");
+  await h.seedCompany(COMPANY, { products: 3, tightStock: true });
+  token = await h.token(await h.partner([COMPANY]));
+});
+
+afterAll(async () => {
+  await h?.destroy();
+});
+
+/**
+ * The company priced by the engine's plan directly, from the rows in the server's SQLite file, the clock and the
+ * artifact the store holds: no server pricing code involved.
+ */
+async function enginePlan(
+  modelId: string | null,
+  startDate: string,
+  endDate: string,
+): Promise<PlannedPrice[]> {
+  const ctx = h.server.ctx;
+  const company = await ctx.companies.get(COMPANY);
+  if (!company) throw new Error("no company");
+  const today = companyToday(h.now(), company.timezone);
+  const products: ProductRow[] = await ctx.products.listByCompany(COMPANY);
+  const sales = await ctx.sales.list({ companyId: COMPANY });
+  const history: SalesRow[] = sales
+    .filter((s) => s.date < today)
+    .map((s) => ({
+      date: s.date,
+      product_id: s.product_id,
+      price: s.price,
+      units_sold: s.units_sold,
+      stock_on_hand: s.stock_on_hand,
+    }));
+  const states = products.map((p) =>
+    productState(
+      p,
+      history.filter((s) => s.product_id === p.product_id),
+      today,
+      { horizonDays: TEST_SETTINGS.trainHorizonDays ?? 0 },
+    ),
+  );
+  let active: ActivePolicy = { source: "rule", modelId: null, policy: null };
+  if (modelId !== null) {
+    const artifact = await h.served.store.loadArtifact(COMPANY, modelId);
+    active = { source: "approved", modelId, policy: await loadPolicyArtifact(artifact) };
+  }
+  try {
+    return planPrices({
+      today,
+      startDate,
+      endDate,
+      products: states,
+      active,
+      fit: () =>
+        fitDemand(
+          history,
+          products.map((p) => ({ productId: p.product_id, referencePrice: p.base_price })),
+        ),
+    });
+  } finally {
+    active.policy?.dispose();
+  }
+}
+
+/** A dry-run compute from tomorrow to past the policy's horizon (so both sources show up). */
+async function apiPlan(): Promise<{ start: string; end: string; recommendations: PlannedPrice[] }> {
+  const today = companyToday(h.now(), "UTC");
+  const range = { start: addDays(today, 1), end: addDays(today, (TEST_SETTINGS.trainHorizonDays ?? 0) + 4) };
+  const res = await h.post(`${V2}/recommendations/compute`, token, {
+    company_id: COMPANY,
+    dry_run: true,
+    start_date: range.start,
+    end_date: range.end,
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { recommendations: PlannedPrice[] };
+  return { ...range, recommendations: body.recommendations };
+}
+
+describe("the API serves the engine's plan", () => {
+  it("prices identically with the rule, then with the approved artifact, on later days too", async () => {
+    const ruled = await apiPlan();
+    expect(ruled.recommendations.length).toBeGreaterThan(0);
+    expect(ruled.recommendations.every((r) => r.source === "rule")).toBe(true);
+    expect(ruled.recommendations).toEqual(await enginePlan(null, ruled.start, ruled.end));
+
+    const trained = await h.post(`${V2}/model/train`, token, { company_id: COMPANY, auto_approve: true });
+    expect(trained.status).toBe(200);
+    const { model_id: modelId } = (await trained.json()) as { model_id: string };
+    for (const now of ["2026-03-10T03:00:00Z", "2026-03-13T03:00:00Z"]) {
+      h.setNow(now);
+      token = await h.token(await h.partner([COMPANY]));
+      const served = await apiPlan();
+      expect(served.recommendations.some((r) => r.source === "approved" && r.model_id === modelId)).toBe(
+        true,
+      );
+      const direct = await enginePlan(modelId, served.start, served.end);
+      expect(
+        served.recommendations.map((r) => [r.date, r.product_id, r.price, r.expected_units, r.source]),
+      ).toEqual(direct.map((r) => [r.date, r.product_id, r.price, r.expected_units, r.source]));
+      expect(served.recommendations).toEqual(direct);
+    }
+  });
+});
