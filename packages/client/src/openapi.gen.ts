@@ -402,8 +402,22 @@ export interface components {
                  * @example 2026-11-21T02:00:00.000Z
                  */
                 trained_at: string;
-                /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
+                /** @description Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort. */
                 metrics: {
+                    /** @description Exact expected margin (currency) of the policy over the horizon, under the fitted demand model. */
+                    policyMargin?: number;
+                    /** @description Exact expected margin of the rule under the same model, over the products the rule prices. */
+                    ruleMargin?: number;
+                    /** @description 100 * (policyMargin / ruleMargin - 1). */
+                    upliftPct?: number;
+                    /** @description The policy network's own estimate of policyMargin (its value of the first day's states); far from policyMargin means the network's values are off even where its prices are good. */
+                    networkEstimatedMargin?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
+                     */
+                    estimatedMargin?: number;
+                } & {
                     [key: string]: number;
                 };
             } | null;
@@ -416,8 +430,22 @@ export interface components {
                  * @example 2026-11-21T02:00:00.000Z
                  */
                 trained_at: string;
-                /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
+                /** @description Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort. */
                 metrics: {
+                    /** @description Exact expected margin (currency) of the policy over the horizon, under the fitted demand model. */
+                    policyMargin?: number;
+                    /** @description Exact expected margin of the rule under the same model, over the products the rule prices. */
+                    ruleMargin?: number;
+                    /** @description 100 * (policyMargin / ruleMargin - 1). */
+                    upliftPct?: number;
+                    /** @description The policy network's own estimate of policyMargin (its value of the first day's states); far from policyMargin means the network's values are off even where its prices are good. */
+                    networkEstimatedMargin?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
+                     */
+                    estimatedMargin?: number;
+                } & {
                     [key: string]: number;
                 };
                 /**
@@ -467,8 +495,22 @@ export interface components {
                 latest: string | null;
                 approved: string | null;
             };
-            /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
+            /** @description Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort. */
             metrics: {
+                /** @description Exact expected margin (currency) of the policy over the horizon, under the fitted demand model. */
+                policyMargin?: number;
+                /** @description Exact expected margin of the rule under the same model, over the products the rule prices. */
+                ruleMargin?: number;
+                /** @description 100 * (policyMargin / ruleMargin - 1). */
+                upliftPct?: number;
+                /** @description The policy network's own estimate of policyMargin (its value of the first day's states); far from policyMargin means the network's values are off even where its prices are good. */
+                networkEstimatedMargin?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
+                 */
+                estimatedMargin?: number;
+            } & {
                 [key: string]: number;
             };
         };

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { CONFIG_SETTINGS, type Config, loadConfig, type SettingPath } from "../config.js";
-import { createServerContext, type ServerContext } from "../server-context.js";
+import type { ServerContext } from "../server-context.js";
 
 /** A failure the operator caused or can fix; printed without a stack trace. */
 export class CliError extends Error {
@@ -103,6 +103,8 @@ export function createCliRuntime(io: CliIo, env: NodeJS.ProcessEnv): CliRuntime 
       }
     },
     async withContext(cmd, fn) {
+      // Loaded on demand, like every heavy module of a command: `pricing --help` loads none of them.
+      const { createServerContext } = await import("../server-context.js");
       const ctx = await createServerContext(runtime.config(cmd));
       try {
         return await fn(ctx);

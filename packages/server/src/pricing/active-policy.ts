@@ -1,13 +1,23 @@
 import { loadPolicyArtifact, type RlPolicy } from "@pricing/engine";
-import type { ModelReport } from "@pricing/http-adapter";
+import { DEPRECATED_METRIC_NAMES, type ModelReport } from "@pricing/http-adapter";
 import type { ActiveReport, PolicyResolver, PolicyStore, SlotReport } from "@pricing/policy-store";
 
-/** Numeric metrics only: the report's shape is a map of numbers, and the engine leaves unmeasured ones null. */
+/**
+ * Numeric metrics only: the report's shape is a map of numbers, and the engine leaves unmeasured ones null. A
+ * renamed metric goes out under both names while the old one is deprecated, whichever the artifact carries.
+ */
 export function numericMetrics(metrics: unknown): Record<string, number> {
   const out: Record<string, number> = {};
   if (metrics === null || typeof metrics !== "object") return out;
   for (const [key, value] of Object.entries(metrics)) {
     if (typeof value === "number" && Number.isFinite(value)) out[key] = value;
+  }
+  for (const [old, current] of Object.entries(DEPRECATED_METRIC_NAMES)) {
+    const value = out[current] ?? out[old];
+    if (value !== undefined) {
+      out[current] = value;
+      out[old] = value;
+    }
   }
   return out;
 }

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { batchStatus, runNightlyBatch } from "../../pricing/nightly-batch.js";
 import { CliError, type CliRuntime } from "../cli-runtime.js";
 import { withPricingRuntime } from "./with-pricing-runtime.js";
 
@@ -11,6 +10,7 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .description("Run the nightly batch now (one nightly run per company and day; existing runs are kept)")
     .option("--company <company_id>", "only this company")
     .action(async (opts: { company?: string }, cmd: Command) => {
+      const { runNightlyBatch } = await import("../../pricing/nightly-batch.js");
       await withPricingRuntime(cli, cmd, async (runtime, ctx) => {
         const report = await runNightlyBatch(ctx, runtime, {
           trigger: "cli",
@@ -40,6 +40,7 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .action(async (opts: { limit: string }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new CliError("--limit must be 1..100");
+      const { batchStatus } = await import("../../pricing/nightly-batch.js");
       await withPricingRuntime(cli, cmd, async (runtime, ctx) => {
         const status = await batchStatus(ctx, limit);
         cli.print(

@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { demoCurlLines, seedDemo } from "../../pricing/demo-seed.js";
-import { createPricingRuntime } from "../../pricing/pricing-runtime.js";
 import { type CliRuntime, settingOption } from "../cli-runtime.js";
 import { untilSignal } from "../serving.js";
 
@@ -14,6 +12,10 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
     .action(async (opts: { serve: boolean }, cmd: Command) => {
       // The demo's own defaults (a short training, quiet logs) are the config's `commandDefaults`.
       const config = cli.config(cmd);
+      const [{ demoCurlLines, seedDemo }, { createPricingRuntime }] = await Promise.all([
+        import("../../pricing/demo-seed.js"),
+        import("../../pricing/pricing-runtime.js"),
+      ]);
       const json = cli.globals(cmd).json === true;
       const progress = (line: string) => {
         if (!json) cli.io.err(`${line}\n`);

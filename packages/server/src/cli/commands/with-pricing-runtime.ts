@@ -1,8 +1,7 @@
 import type { Command } from "commander";
-import { createPricingRuntime, type PricingRuntime } from "../../pricing/pricing-runtime.js";
+import type { PricingRuntime } from "../../pricing/pricing-runtime.js";
 import type { ServerContext } from "../../server-context.js";
 import type { CliRuntime } from "../cli-runtime.js";
-import { cliErrorOf } from "./pricing-cli-errors.js";
 
 /**
  * Runs a pricing command against the command's data dir: the runtime is always closed (its training threads and
@@ -13,6 +12,10 @@ export async function withPricingRuntime<T>(
   cmd: Command,
   fn: (runtime: PricingRuntime, ctx: ServerContext) => Promise<T>,
 ): Promise<T> {
+  const [{ createPricingRuntime }, { cliErrorOf }] = await Promise.all([
+    import("../../pricing/pricing-runtime.js"),
+    import("./pricing-cli-errors.js"),
+  ]);
   return cli.withContext(cmd, async (ctx) => {
     const runtime = createPricingRuntime(ctx);
     try {
