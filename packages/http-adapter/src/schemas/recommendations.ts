@@ -5,6 +5,7 @@ import {
   currencySchema,
   dateSchema,
   modelIdSchema,
+  queryIntegerSchema,
   sourceSchema,
   timestampSchema,
 } from "./common.js";
@@ -80,7 +81,9 @@ export const getRecommendationsQuerySchema = z
     company_id: companyIdSchema,
     start_date: dateSchema.optional().describe("Inclusive lower bound of the date filter."),
     end_date: dateSchema.optional().describe("Inclusive upper bound of the date filter."),
-    runs_ago: z.coerce.number().int().min(0).default(0).describe("0 is the latest run, 1 the run before it."),
+    runs_ago: queryIntegerSchema({ min: 0, default: 0 }).describe(
+      "0 is the latest run, 1 the run before it.",
+    ),
     product_id: z.string().min(1).max(128).optional(),
   })
   .superRefine(checkDateRange);
