@@ -1,4 +1,4 @@
-import { adapterServerOptions, type PricingService, pricingApi } from "@pricing/http-adapter";
+import { adapterServerOptions, logSerializers, type PricingService, pricingApi } from "@pricing/http-adapter";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
@@ -34,7 +34,7 @@ const REDACT = ["req.headers.authorization", "req.body", "access_token", "secret
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const ctx = await createServerContext(config, options);
   const logger = pino(
-    { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
+    { level: config.logLevel, serializers: logSerializers, redact: { paths: REDACT, censor: "[redacted]" } },
     // Asynchronous writes: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
     options.logStream ?? pino.destination({ dest: 1, sync: false }),
   );

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fast
 import { errors, jwtVerify, SignJWT } from "jose";
 import { expect, it, onTestFinished } from "vitest";
 import { ApiError, codeToStatus, type ErrorCode, errorEnvelopeSchema } from "../errors.js";
+import { logSerializers } from "../log-redaction.js";
 import { adapterServerOptions, type PricingApiOptions, pricingApi } from "../plugin.js";
 import type { AuthService, PricingService } from "../services.js";
 
@@ -124,6 +125,7 @@ export async function startAdapterApp(options: AdapterAppOptions = {}): Promise<
     ...adapterServerOptions(),
     logger: {
       level: "info",
+      serializers: logSerializers,
       stream: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
     },
   });
