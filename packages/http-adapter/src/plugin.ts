@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import fp from "fastify-plugin";
@@ -67,6 +68,15 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     reply.header("x-request-id", request.id);
   });
   installErrorHandling(app, { bodyLimit });
+  // nosniff and the other helmet defaults on every answer. The API serves only JSON, so its own policy allows
+  // nothing; the docs page sends the policy its scripts need (swagger-ui's `staticCSP`), which replaces this one.
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+  });
 
   if (origins.length > 0) {
     await app.register(cors, {
