@@ -6,7 +6,8 @@ import { type FastifyInstance, type FastifyServerOptions, LogController } from "
 import fp from "fastify-plugin";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { installBearerAuth } from "./bearer-auth.js";
-import { installErrorHandling } from "./error-handler.js";
+import { clientErrorHandler } from "./client-errors.js";
+import { installErrorHandling, replyWithError } from "./error-handler.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
 import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
 import { registerAuthToken } from "./routes/auth-token.js";
@@ -37,17 +38,21 @@ export interface PricingApiOptions {
 
 /**
  * Server options the adapter relies on: a UUID request id (never taken from the client), logged as `request_id`,
- * and the 64 KiB body limit. Spread them into `Fastify({...})` of a host application.
+ * the 64 KiB body limit, and the error envelope for what fails before routing (a malformed URL, and the Node
+ * server's own refusals: headers too large, a request not received in time). Spread them into `Fastify({...})` of
+ * a host application.
  */
 export function adapterServerOptions(): Pick<
   FastifyServerOptions,
-  "genReqId" | "requestIdHeader" | "logController" | "bodyLimit"
+  "genReqId" | "requestIdHeader" | "logController" | "bodyLimit" | "frameworkErrors" | "clientErrorHandler"
 > {
   return {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: "request_id" }),
     bodyLimit: DEFAULT_BODY_LIMIT,
+    frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
+    clientErrorHandler,
   };
 }
 

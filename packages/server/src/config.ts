@@ -110,6 +110,31 @@ const serverSettings = {
     description:
       'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; limits left out keep their default (counters are per process)',
   },
+  headersTimeoutMs: {
+    schema: z.number().int().min(1).max(600_000).default(10_000),
+    env: "PRICING_HEADERS_TIMEOUT_MS",
+    fromText: Number,
+    description: "milliseconds a client has to send a request's headers; slower is 408 `request_timeout`",
+  },
+  requestTimeoutMs: {
+    schema: z.number().int().min(1).max(3_600_000).default(30_000),
+    env: "PRICING_REQUEST_TIMEOUT_MS",
+    fromText: Number,
+    description:
+      "milliseconds a client has to send a whole request, headers and body; slower is 408 `request_timeout`. Bounds receiving only, never the handler's run time; at least `headersTimeoutMs`",
+  },
+  keepAliveTimeoutMs: {
+    schema: z.number().int().min(1).max(600_000).default(5_000),
+    env: "PRICING_KEEP_ALIVE_TIMEOUT_MS",
+    fromText: Number,
+    description: "milliseconds an idle keep-alive connection stays open between requests",
+  },
+  maxConnections: {
+    schema: z.number().int().min(1).max(1_000_000).default(1024),
+    env: "PRICING_MAX_CONNECTIONS",
+    fromText: Number,
+    description: "open connections the server holds at once; one more is closed as soon as it is accepted",
+  },
   trustProxy: {
     schema: z.union([z.boolean(), z.string().min(1)]).default(false),
     env: "PRICING_TRUST_PROXY",
@@ -195,6 +220,10 @@ function shapeOf<T extends Record<string, SettingSpec>>(settings: T): ShapeOf<T>
 /** Every setting of the server; `pricing` holds those of the V2 pricing operations (runtime, batch, training). */
 export const configSchema = z
   .object({ ...shapeOf(serverSettings), pricing: z.object(shapeOf(pricingSettings)).prefault({}) })
+  .refine((config) => config.headersTimeoutMs <= config.requestTimeoutMs, {
+    path: ["requestTimeoutMs"],
+    message: "must be at least headersTimeoutMs",
+  })
   .transform((config) => {
     const dataDir = resolve(config.dataDir);
     const artifactsDir = resolve(config.pricing.artifactsDir ?? join(dataDir, "artifacts"));

@@ -290,6 +290,7 @@ describe("POST /v2/recommendations/compute", () => {
       expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("POST", "/public/v1/v2/recommendations/compute");
     errors.itCoversEveryDocumentedCode();
   });
 });

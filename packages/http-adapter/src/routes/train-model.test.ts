@@ -283,6 +283,7 @@ describe("POST /v2/model/train", () => {
       expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("POST", "/public/v1/v2/model/train");
     errors.itCoversEveryDocumentedCode();
   });
 });
