@@ -22,7 +22,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         throw new ApiError("invalid_credentials");
       }
       return {
-        access_token: await deps.signer.mint(row.partner_id),
+        access_token: await deps.signer.mint(row.partner_id, row.token_generation),
         token_type: "Bearer" as const,
         expires_in: deps.signer.lifetimeSeconds,
       };
@@ -30,8 +30,10 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
     async verifyToken(token) {
       const verified = await deps.signer.verify(token);
-      // A disabled (or deleted) partner's tokens stop working at once, not at expiry.
-      if (!(await deps.partners.isEnabled(verified.partnerId))) throw new ApiError("invalid_token");
+      // A disabled (or deleted) partner's tokens stop working at once, not at expiry; and since disabling moves the
+      // partner's token generation on, those minted before it stay refused after `partner enable`.
+      const generation = await deps.partners.acceptedTokenGeneration(verified.partnerId);
+      if (generation !== verified.generation) throw new ApiError("invalid_token");
       return { partnerId: verified.partnerId, tokenId: verified.tokenId };
     },
 

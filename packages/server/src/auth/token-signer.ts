@@ -5,6 +5,8 @@ import type { Clock } from "../clock.js";
 import { createVerifiedTokenCache } from "./verified-token-cache.js";
 
 export const TOKEN_LIFETIME_SECONDS = 900;
+/** How far the clocks of whoever minted a token and of this server may disagree. */
+export const CLOCK_SKEW_SECONDS = 30;
 const ALGORITHM = "HS256";
 
 export interface TokenSignerOptions {
@@ -19,9 +21,14 @@ export interface VerifiedToken {
   partnerId: string;
   tokenId: string;
   expiresAt: number;
+  /** The partner's token generation when it was minted; disabling the partner moves past it for good. */
+  generation: number;
 }
 
-/** Mints and verifies partner JWTs: HS256 only, with iss, aud, sub, iat, exp, jti and a kid naming the key. */
+/**
+ * Mints and verifies partner JWTs: HS256 only, with iss, aud, sub, iat, exp, jti, the partner's token generation
+ * (`gen`) and a kid naming the key.
+ */
 export function createTokenSigner(options: TokenSignerOptions) {
   const lifetime = options.lifetimeSeconds ?? TOKEN_LIFETIME_SECONDS;
   // The kid names the key without revealing it, so a future key rotation can keep old tokens verifiable.
@@ -40,9 +47,9 @@ export function createTokenSigner(options: TokenSignerOptions) {
     kid,
     lifetimeSeconds: lifetime,
 
-    async mint(partnerId: string): Promise<string> {
+    async mint(partnerId: string, generation: number): Promise<string> {
       const iat = Math.floor(options.clock().getTime() / 1000);
-      return new SignJWT({})
+      return new SignJWT({ gen: generation })
         .setProtectedHeader({ alg: ALGORITHM, typ: "JWT", kid })
         .setIssuer(options.issuer)
         .setAudience(options.audience)
@@ -75,14 +82,23 @@ export function createTokenSigner(options: TokenSignerOptions) {
         currentDate: options.clock(),
         requiredClaims: ["sub", "iat", "exp", "jti"],
       });
+      const { sub, jti, exp, iat, gen = 0 } = payload;
+      if (typeof sub !== "string" || typeof jti !== "string" || typeof exp !== "number") {
+        throw new ApiError("invalid_token");
+      }
+      // A valid signature is not enough: a token that lives longer than we ever mint, or was minted in the future,
+      // came from a leaked key or a broken clock, and is refused either way.
+      const now = Math.floor(options.clock().getTime() / 1000);
       if (
-        typeof payload.sub !== "string" ||
-        typeof payload.jti !== "string" ||
-        typeof payload.exp !== "number"
+        typeof iat !== "number" ||
+        iat > now + CLOCK_SKEW_SECONDS ||
+        exp - iat > lifetime + CLOCK_SKEW_SECONDS
       ) {
         throw new ApiError("invalid_token");
       }
-      return { partnerId: payload.sub, tokenId: payload.jti, expiresAt: payload.exp };
+      if (typeof gen !== "number" || !Number.isSafeInteger(gen) || gen < 0)
+        throw new ApiError("invalid_token");
+      return { partnerId: sub, tokenId: jti, expiresAt: exp, generation: gen };
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (error instanceof errors.JWTExpired) throw new ApiError("token_expired");

@@ -26,7 +26,7 @@ describe("verified token cache", () => {
       audience: "pricing-partners",
       clock: () => new Date(now.value),
     });
-    const token = await signer.mint("ptr_1");
+    const token = await signer.mint("ptr_1", 0);
     expect((await signer.verify(token)).partnerId).toBe("ptr_1");
     const [header, payload, signature] = token.split(".") as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;

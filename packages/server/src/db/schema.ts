@@ -9,6 +9,8 @@ export interface PartnersTable {
   name: string;
   created_at: string;
   disabled_at: string | null;
+  /** Tokens carry the generation they were minted in; disabling the partner moves it on (revoking them all). */
+  token_generation: number;
 }
 
 export interface KeyPairsTable {
