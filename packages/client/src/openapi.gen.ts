@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Compute RL recommendations on demand
-         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting.
+         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting. Limited per partner to 60 per minute (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
          */
         post: operations["computeRecommendations"];
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Train a fresh RL policy artifact
-         * @description Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved.
+         * @description Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved. Limited per partner to 10 per 60 minutes (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
          */
         post: operations["trainModel"];
         delete?: never;

@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
-import { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import fp from "fastify-plugin";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { installBearerAuth } from "./bearer-auth.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { installErrorHandling, replyWithError } from "./error-handler.js";
+import { installConcurrencyCap, partnerLimitOf } from "./expensive-operations.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
 import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
 import { registerAuthToken } from "./routes/auth-token.js";
@@ -99,6 +100,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     auth: options.auth,
     pricing: options.pricing,
     bodyLimit,
+    limits,
     tokenLimits: {
       perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`),
       perKey: createRateLimitCheck(app, limits.tokenPerKey, (r) => {
@@ -107,9 +109,13 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
       }),
     },
   };
-  const partnerLimit = createRateLimitCheck(app, limits.dataPerPartner, (r) =>
-    r.principal ? `partner:${r.principal.partnerId}` : undefined,
-  );
+  const perPartner = (prefix: string) => (r: FastifyRequest) =>
+    r.principal ? `${prefix}:${r.principal.partnerId}` : undefined;
+  const partnerLimit = partnerLimitOf({
+    data: createRateLimitCheck(app, limits.dataPerPartner, perPartner("partner")),
+    compute: createRateLimitCheck(app, limits.computePerPartner, perPartner("compute")),
+    train: createRateLimitCheck(app, limits.trainPerPartner, perPartner("train")),
+  });
 
   const v2 = (hidden: boolean) => async (scope: FastifyInstance) => {
     scope.setValidatorCompiler(validatorCompiler);
@@ -117,6 +123,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     // Only JSON bodies are accepted, so anything else is a 415 rather than a validation error.
     scope.removeContentTypeParser("text/plain");
     installBearerAuth(scope, options.auth, partnerLimit);
+    installConcurrencyCap(scope, limits.expensiveConcurrency);
     const routeDeps: RouteDeps = { ...deps, hidden };
     registerGetRecommendations(scope, routeDeps);
     registerListRuns(scope, routeDeps);

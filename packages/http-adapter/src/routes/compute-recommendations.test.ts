@@ -228,10 +228,10 @@ describe("POST /v2/recommendations/compute", () => {
       }
     });
 
-    errors.it("rate_limited", "over the partner's data limit, with Retry-After", async () => {
+    errors.it("rate_limited", "over the partner's compute limit, with Retry-After", async () => {
       const { app } = await startAdapterApp({
         pricing: computeStub(),
-        rateLimits: { dataPerPartner: { max: 1, windowMs: 60_000 } },
+        rateLimits: { computePerPartner: { max: 1, windowMs: 60_000 } },
       });
       const request = {
         method: "POST" as const,

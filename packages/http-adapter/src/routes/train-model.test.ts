@@ -221,10 +221,10 @@ describe("POST /v2/model/train", () => {
       expectError(res, 415, "unsupported_media_type");
     });
 
-    errors.it("rate_limited", "over the partner's data limit, with Retry-After", async () => {
+    errors.it("rate_limited", "over the partner's train limit, with Retry-After", async () => {
       const { app } = await startAdapterApp({
         pricing: trainStub(),
-        rateLimits: { dataPerPartner: { max: 1, windowMs: 60_000 } },
+        rateLimits: { trainPerPartner: { max: 1, windowMs: 60_000 } },
       });
       const request = {
         method: "POST" as const,
