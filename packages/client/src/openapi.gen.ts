@@ -906,11 +906,13 @@ export interface operations {
                     dry_run?: boolean;
                     /**
                      * Format: date
+                     * @description First date priced; default the company's today. Not before the company's today (in its time zone) and at most 366 days after it; the range spans at most 366 days. Outside these bounds: 400 validation_error.
                      * @example 2026-11-21
                      */
                     start_date?: string;
                     /**
                      * Format: date
+                     * @description Last date priced; default start_date plus the server's run length. Not before the company's today (in its time zone) and at most 366 days after it; the range spans at most 366 days. Outside these bounds: 400 validation_error.
                      * @example 2026-11-21
                      */
                     end_date?: string;
