@@ -73,14 +73,16 @@ const serverSettings = {
   jwtSecret: {
     schema: z.string().optional(),
     env: "PRICING_JWT_SECRET",
-    documentedDefault: "generated once into `<data dir>/jwt-secret`, mode 0600",
-    description: "HS256 key signing the bearer tokens, at least 32 characters",
+    documentedDefault: "generated once into `<data dir>/jwt-secret` (one key a line), mode 0600",
+    description:
+      "HS256 keys of the bearer tokens, comma-separated, each at least 32 characters: the first signs, all verify (by `kid`); see `packages/server/README.md` to rotate",
   },
   keyPepper: {
     schema: z.string().optional(),
     env: "PRICING_KEY_PEPPER",
-    documentedDefault: "generated once into `<data dir>/key-pepper`, mode 0600",
-    description: "HMAC key of the stored secret-key hashes, at least 32 characters",
+    documentedDefault: "generated once into `<data dir>/key-pepper` (one key a line), mode 0600",
+    description:
+      "HMAC keys of the stored secret-key hashes, comma-separated, each at least 32 characters: the first hashes new keys, each hash names its own",
   },
   jwtIssuer: {
     schema: z.string().min(1).default("pricing-api"),

@@ -1,7 +1,8 @@
-import { createHash, randomUUID, webcrypto } from "node:crypto";
+import { randomUUID, webcrypto } from "node:crypto";
 import { ApiError } from "@pricing/http-adapter";
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../clock.js";
+import type { KeyRing, RingKey } from "./key-ring.js";
 import { createVerifiedTokenCache } from "./verified-token-cache.js";
 
 export const TOKEN_LIFETIME_SECONDS = 900;
@@ -10,7 +11,8 @@ export const CLOCK_SKEW_SECONDS = 30;
 const ALGORITHM = "HS256";
 
 export interface TokenSignerOptions {
-  secret: string;
+  /** The current key signs; every key verifies the tokens whose `kid` names it. */
+  keys: KeyRing;
   issuer: string;
   audience: string;
   clock: Clock;
@@ -31,15 +33,23 @@ export interface VerifiedToken {
  */
 export function createTokenSigner(options: TokenSignerOptions) {
   const lifetime = options.lifetimeSeconds ?? TOKEN_LIFETIME_SECONDS;
-  // The kid names the key without revealing it, so a future key rotation can keep old tokens verifiable.
-  const kid = createHash("sha256").update(`kid:${options.secret}`).digest("base64url").slice(0, 16);
-  const keyPromise = webcrypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(options.secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  );
+  // The kid names the key without revealing it, so that tokens of an older key stay verifiable after a rotation.
+  const kid = options.keys.current.id;
+  const imported = new Map<string, Promise<webcrypto.CryptoKey>>();
+  const cryptoKey = (key: RingKey) => {
+    let promise = imported.get(key.id);
+    if (promise === undefined) {
+      promise = webcrypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(key.value),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign", "verify"],
+      );
+      imported.set(key.id, promise);
+    }
+    return promise;
+  };
 
   const verified = createVerifiedTokenCache<VerifiedToken>();
 
@@ -57,7 +67,7 @@ export function createTokenSigner(options: TokenSignerOptions) {
         .setIssuedAt(iat)
         .setExpirationTime(iat + lifetime)
         .setJti(randomUUID())
-        .sign(await keyPromise);
+        .sign(await cryptoKey(options.keys.current));
     },
 
     /** Throws ApiError `token_expired` or `invalid_token`; never says more about why. */
@@ -74,8 +84,9 @@ export function createTokenSigner(options: TokenSignerOptions) {
   async function verifyInFull(token: string): Promise<VerifiedToken> {
     try {
       const header = decodeProtectedHeader(token);
-      if (header.alg !== ALGORITHM || header.kid !== kid) throw new ApiError("invalid_token");
-      const { payload } = await jwtVerify(token, await keyPromise, {
+      const key = options.keys.byId(header.kid);
+      if (header.alg !== ALGORITHM || key === undefined) throw new ApiError("invalid_token");
+      const { payload } = await jwtVerify(token, await cryptoKey(key), {
         algorithms: [ALGORITHM],
         issuer: options.issuer,
         audience: options.audience,

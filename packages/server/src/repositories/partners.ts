@@ -7,6 +7,7 @@ import type { KeyPairRow, PartnerRow } from "../db/schema.js";
 export interface NewKeyPair {
   access_key: string;
   secret_hash: string;
+  pepper_id: string;
 }
 
 export interface PartnerSummary {
@@ -23,6 +24,7 @@ export interface PartnerSummary {
 export interface CredentialRow {
   partner_id: string;
   secret_hash: string;
+  pepper_id: string | null;
   superseded_at: string | null;
   disabled_at: string | null;
   token_generation: number;
@@ -49,6 +51,7 @@ export function createPartnerRepository(db: Db, clock: Clock) {
             partner_id: partner.partner_id,
             access_key: keys.access_key,
             secret_hash: keys.secret_hash,
+            pepper_id: keys.pepper_id,
             created_at: now,
           })
           .execute();
@@ -84,6 +87,7 @@ export function createPartnerRepository(db: Db, clock: Clock) {
         // Picked field by field so a caller's plaintext secret can never reach the table.
         access_key: keys.access_key,
         secret_hash: keys.secret_hash,
+        pepper_id: keys.pepper_id,
         created_at: now,
         superseded_at: null,
       };
@@ -114,6 +118,11 @@ export function createPartnerRepository(db: Db, clock: Clock) {
         .where("partner_id", "=", partnerId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Gives the key pairs stored before hashes named their pepper the id of `pepperId` (the current one). */
+    async assignPepperToUnnamedHashes(pepperId: string): Promise<void> {
+      await db.updateTable("key_pairs").set({ pepper_id: pepperId }).where("pepper_id", "is", null).execute();
     },
 
     async list(): Promise<PartnerSummary[]> {
@@ -147,6 +156,7 @@ export function createPartnerRepository(db: Db, clock: Clock) {
         .select([
           "key_pairs.partner_id",
           "key_pairs.secret_hash",
+          "key_pairs.pepper_id",
           "key_pairs.superseded_at",
           "partners.disabled_at",
           "partners.token_generation",
