@@ -10,9 +10,9 @@ export interface RawResponse {
 }
 
 /**
- * (A copy of the adapter's test-support one: workspace tests reach packages only through their entry.)
  * Sends `chunks` as raw bytes on a fresh connection and resolves with what the server wrote once it closes the
- * connection: requests no HTTP client would send (stalled halfway, oversized, unparsable).
+ * connection: requests no HTTP client would send (stalled halfway, oversized, unparsable). A copy of the adapter's
+ * `test-support/raw-http.ts`, since workspace tests reach a package only through its entry.
  */
 export function rawRequest(url: string, chunks: readonly string[]): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
