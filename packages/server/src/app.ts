@@ -1,4 +1,4 @@
-import { adapterServerOptions, type PricingService, pricingApi } from "@pricing/http-adapter";
+import { adapterServerOptions, logSerializers, type PricingService, pricingApi } from "@pricing/http-adapter";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
@@ -30,11 +30,31 @@ export interface App {
 /** Paths pino must never print, should a serializer ever include them. */
 const REDACT = ["req.headers.authorization", "req.body", "access_token", "secret_key", "*.secret_key"];
 
+/**
+ * Node's bounds on receiving a request: the headers, the whole request, idle keep-alive. They end when the request
+ * has arrived, so a long handler (a synchronous training) is never cut. No socket inactivity timeout
+ * (`connectionTimeout`), which would. Node checks the first two every `connectionsCheckingInterval` (30 s by
+ * default), so the check runs often enough for the bounds to mean what they say.
+ */
+function receivingBounds(config: Config) {
+  const checkEvery = Math.max(10, Math.min(1000, Math.floor(config.headersTimeoutMs / 4)));
+  return {
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      connectionsCheckingInterval: checkEvery,
+    },
+  };
+}
+
 /** The composition root: context, logger, Fastify with the adapter plugin. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const ctx = await createServerContext(config, options);
   const logger = pino(
-    { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
+    { level: config.logLevel, serializers: logSerializers, redact: { paths: REDACT, censor: "[redacted]" } },
     // Asynchronous writes: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
     options.logStream ?? pino.destination({ dest: 1, sync: false }),
   );
@@ -43,7 +63,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...adapterServerOptions(),
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
+    ...receivingBounds(config),
   });
+  app.server.maxConnections = config.maxConnections;
   try {
     const stops: (() => void)[] = [];
     const pricing = await (options.pricing ?? createDefaultPricingService)(ctx, (stop) => stops.push(stop));

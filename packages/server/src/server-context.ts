@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { createAuthService } from "./auth/auth-service.js";
-import { loadOrCreateSecret } from "./auth/secret-file.js";
+import { type KeyRing, keyRing } from "./auth/key-ring.js";
+import { loadOrCreateSecrets } from "./auth/secret-file.js";
 import { createTokenSigner, type TokenSigner } from "./auth/token-signer.js";
 import { type Clock, systemClock } from "./clock.js";
 import type { Config } from "./config.js";
@@ -16,8 +17,8 @@ export interface ServerContext {
   config: Config;
   db: Db;
   clock: Clock;
-  /** HMAC key of stored secret-key hashes. */
-  pepper: string;
+  /** HMAC keys of stored secret-key hashes: the current one hashes new keys, each verifies its own. */
+  pepper: KeyRing;
   signer: TokenSigner;
   partners: PartnerRepository;
   companies: CompanyRepository;
@@ -44,14 +45,17 @@ export async function createServerContext(
   const db = options.db ?? createDatabase({ ...config, pgSchema: options.pgSchema });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
-    const pepper = loadOrCreateSecret(config.dataDir, "key-pepper", config.keyPepper);
+    const pepper = keyRing("pepper", loadOrCreateSecrets(config.dataDir, "key-pepper", config.keyPepper));
     const signer = createTokenSigner({
-      secret: loadOrCreateSecret(config.dataDir, "jwt-secret", config.jwtSecret),
+      keys: keyRing("kid", loadOrCreateSecrets(config.dataDir, "jwt-secret", config.jwtSecret)),
       issuer: config.jwtIssuer,
       audience: config.jwtAudience,
       clock,
     });
     const partners = createPartnerRepository(db, clock);
+    // Hashes stored before they named their pepper were all made by the one pepper there was: the current one,
+    // provided the operator upgrades before adding a new pepper (packages/server/README.md).
+    await partners.assignPepperToUnnamedHashes(pepper.current.id);
     const companies = createCompanyRepository(db, clock);
     return {
       config,
@@ -63,7 +67,7 @@ export async function createServerContext(
       companies,
       products: createProductRepository(db),
       sales: createSalesRepository(db),
-      auth: createAuthService({ partners, companies, signer, pepper }),
+      auth: createAuthService({ partners, companies, signer, peppers: pepper }),
     };
   } catch (error) {
     if (!options.db) await db.destroy();

@@ -40,15 +40,15 @@ describe("fresh read cache (embedded database)", () => {
     await server.companies.create({ company_id: "co", name: "co", timezone: "UTC", currency: "EUR" });
     await server.companies.map(partner.partner_id, "co");
     expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(true);
-    expect(await server.partners.isEnabled(partner.partner_id)).toBe(true);
+    expect(await server.partners.acceptedTokenGeneration(partner.partner_id)).toBe(0);
     expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(true);
 
     await cli.companies.unmap(partner.partner_id, "co");
     expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(false);
     await cli.partners.setDisabled(partner.partner_id, true);
-    expect(await server.partners.isEnabled(partner.partner_id)).toBe(false);
+    expect(await server.partners.acceptedTokenGeneration(partner.partner_id)).toBeNull();
     await cli.partners.setDisabled(partner.partner_id, false);
-    expect(await server.partners.isEnabled(partner.partner_id)).toBe(true);
-    expect(await server.partners.isEnabled("ptr_unknown")).toBe(false);
+    expect(await server.partners.acceptedTokenGeneration(partner.partner_id)).toBe(1);
+    expect(await server.partners.acceptedTokenGeneration("ptr_unknown")).toBeNull();
   });
 });

@@ -69,6 +69,7 @@ export async function seedDemo(
     await ctx.partners.rotateKeys(state.partner_id, {
       access_key: keys.access_key,
       secret_hash: keys.secret_hash,
+      pepper_id: keys.pepper_id,
     });
     const batch = await runNightlyBatch(ctx, runtime, { trigger: "cli" });
     return { created: false, partner_id: state.partner_id, ...pick(keys), companies: state.companies, batch };
@@ -76,6 +77,7 @@ export async function seedDemo(
   const partner = await ctx.partners.create("Demo partner", {
     access_key: keys.access_key,
     secret_hash: keys.secret_hash,
+    pepper_id: keys.pepper_id,
   });
   for (const spec of DEMO_COMPANIES) {
     const today = companyToday(ctx.clock(), spec.timezone);

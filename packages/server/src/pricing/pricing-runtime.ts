@@ -1,6 +1,7 @@
 import { addDays, daysBetween, type FittedDemand, planPrices, type RlPolicy } from "@pricing/engine";
 import {
   ApiError,
+  COMPUTE_MAX_DAYS,
   type ComputeRequest,
   type ComputeResponse,
   type GetRecommendationsQuery,
@@ -74,9 +75,6 @@ export interface PricingRuntime {
   close(): void;
 }
 
-/** Longest date range one compute prices. */
-const MAX_RANGE_DAYS = 366;
-
 export function createPricingRuntime(
   ctx: ServerContext,
   options: PricingRuntimeOptions = {},
@@ -104,15 +102,28 @@ export function createPricingRuntime(
   async function computeRun(row: CompanyRow, range: { startDate?: string; endDate?: string } = {}) {
     const snapshot = await snapshotOf(row);
     const today = snapshot.today;
-    const startDate = range.startDate !== undefined && range.startDate > today ? range.startDate : today;
+    const startDate = range.startDate ?? today;
     const endDate = range.endDate ?? addDays(startDate, settings.runDays - 1);
-    if (endDate < today) {
-      throw new ApiError("validation_error", `end_date must not be before the company's today (${today}).`);
+    // The bounds that depend on the company's today; the schema has checked the range's own length.
+    const lastDay = addDays(today, COMPUTE_MAX_DAYS);
+    for (const [field, date] of [
+      ["start_date", startDate],
+      ["end_date", endDate],
+    ] as const) {
+      if (date < today) {
+        throw new ApiError("validation_error", `${field} must not be before the company's today (${today}).`);
+      }
+      if (date > lastDay) {
+        throw new ApiError(
+          "validation_error",
+          `${field} must be at most ${COMPUTE_MAX_DAYS} days after the company's today (${lastDay}).`,
+        );
+      }
     }
-    if (daysBetween(startDate, endDate) >= MAX_RANGE_DAYS) {
+    if (daysBetween(startDate, endDate) >= COMPUTE_MAX_DAYS) {
       throw new ApiError(
         "validation_error",
-        `end_date: a computed range spans at most ${MAX_RANGE_DAYS} days.`,
+        `end_date: a computed range spans at most ${COMPUTE_MAX_DAYS} days.`,
       );
     }
     const { active } = await policies.resolve(row.company_id);
