@@ -116,13 +116,17 @@ async function main(): Promise<void> {
     offlinePolicy(),
     closedLoopPolicy("closed_loop", schedule),
     tsUpdatePolicy,
+    // Run only when named: what caution costs, and no limit at all.
+    closedLoopPolicy("closed_loop_free", schedule, "free"),
+    closedLoopPolicy("closed_loop_off", schedule, "off"),
   ];
+  const defaults = new Set(["rule", "offline", "closed_loop", "ts_update"]);
   const only = values.policy?.flatMap((p) => p.split(","));
   const unknown = only?.filter((name) => !all.some((p) => p.name === name)) ?? [];
   if (unknown.length > 0) {
     throw new Error(`unknown policy ${unknown.join(", ")}; known: ${all.map((p) => p.name).join(", ")}`);
   }
-  const policies = only ? all.filter((p) => only.includes(p.name)) : all;
+  const policies = all.filter((p) => (only ? only.includes(p.name) : defaults.has(p.name)));
   const seeds = values.seeds === undefined ? suite.seeds : Number.parseInt(values.seeds, 10);
   if (!(seeds >= 1)) throw new Error("--seeds must be a positive integer");
   const started = performance.now();

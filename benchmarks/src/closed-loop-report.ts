@@ -29,6 +29,8 @@ export interface LoopJson {
       pct_of_optimum: number;
       ci95_pct: [number, number];
       guardrail_violations: number;
+      /** Mean paired difference to the rule over the same seeds (same sales draws), pp of the optimum, with its 95 % CI. */
+      vs_rule_pp: [number, number, number] | null;
       /** Share of product-days with realised units inside [p10, p90], null when the policy gives none. */
       p10_p90_coverage: number | null;
       seconds: number;
@@ -46,12 +48,18 @@ export function toLoopJson(results: readonly LoopScenarioResult[]): LoopJson {
       seeds: s.seeds,
       policies: s.policies.map((p) => {
         const pct = meanWithCi95(p.values.map((v) => (100 * v) / s.optimum));
+        const rule = s.policies.find((q) => q.policy === "rule");
+        const diff =
+          rule === undefined
+            ? null
+            : meanWithCi95(p.values.map((v, i) => (100 * (v - (rule.values[i] ?? Number.NaN))) / s.optimum));
         return {
           policy: p.policy,
           mean_value: r2(p.values.reduce((a, b) => a + b, 0) / p.values.length),
           pct_of_optimum: r2(pct.mean),
           ci95_pct: [r2(pct.mean - pct.half), r2(pct.mean + pct.half)],
           guardrail_violations: p.violations,
+          vs_rule_pp: diff === null ? null : [r2(diff.mean), r2(diff.mean - diff.half), r2(diff.mean + diff.half)],
           p10_p90_coverage: p.calibrated === 0 ? null : r2((100 * p.inside) / p.calibrated) / 100,
           seconds: r2(p.seconds),
         };
@@ -70,13 +78,16 @@ export function renderLoopTable(results: readonly LoopScenarioResult[]): string 
       p.mean_value.toFixed(2),
       p.pct_of_optimum.toFixed(2),
       `${p.ci95_pct[0].toFixed(2)} .. ${p.ci95_pct[1].toFixed(2)}`,
+      p.vs_rule_pp === null
+        ? ""
+        : `${p.vs_rule_pp[0].toFixed(2)} (${p.vs_rule_pp[1].toFixed(2)} .. ${p.vs_rule_pp[2].toFixed(2)})`,
       String(p.guardrail_violations),
       p.p10_p90_coverage === null ? "" : `${(100 * p.p10_p90_coverage).toFixed(1)} %`,
       p.seconds.toFixed(1),
     ]),
   );
   return markdownTable(
-    ["scenario", "optimum", "seeds", "policy", "mean value", "% opt", "95 % CI", "viol", "in p10-p90", "s"],
+    ["scenario", "optimum", "seeds", "policy", "mean value", "% opt", "95 % CI", "vs rule pp (95 % CI)", "viol", "in p10-p90", "s"],
     rows,
   );
 }

@@ -29,8 +29,8 @@ export interface OnlineLearner extends OnlinePricer {
   readonly fit: FittedDemand;
 }
 
-/** Weight, in days of sales, of the fitted model as the prior of each price's own rate. */
-const PRIOR_DAYS = 4;
+/** Largest weight, in days of sales, of the fitted model as the prior of each price's own rate. */
+const PRIOR_DAYS = 14;
 /** Pseudo-units every price's rate starts from, so a price the fit says never sells can still be tried. */
 const PRIOR_UNITS = 0.5;
 /**
@@ -59,24 +59,11 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
   const distribution = input.distribution ?? "poisson";
   const fit = fitDemand(input.history, input.products);
-  const sales = new Map<string, Map<number, PriceSales>>();
+  const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
-    const fitted = fit.products.get(r.product_id);
-    if (fitted === undefined) continue;
-    let byPrice = sales.get(r.product_id);
-    if (byPrice === undefined) {
-      byPrice = new Map();
-      sales.set(r.product_id, byPrice);
-    }
-    const key = roundCents(r.price);
-    const s = byPrice.get(key) ?? { exposure: 0, units: 0, days: 0 };
-    s.days++;
-    // A day that sold out only bounds demand from below: it counts as seen, not as a rate observation.
-    if (!(r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand)) {
-      s.exposure += fitted.weekdayFactors[weekdayOf(r.date)] ?? 1;
-      s.units += r.units_sold;
-    }
-    byPrice.set(key, s);
+    const list = rows.get(r.product_id) ?? [];
+    list.push(r);
+    rows.set(r.product_id, list);
   }
 
   return {
@@ -86,14 +73,16 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const id = state.product.product_id;
       const fitted = fit.products.get(id);
       if (fitted === undefined) return null;
-      const byPrice = sales.get(id) ?? new Map<number, PriceSales>();
       const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
         (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
       );
       if (grid.length === 0) return null;
-      const priceDays = new Map([...byPrice].map(([p, s]) => [p, s.days]));
+      const history = rows.get(id) ?? [];
+      const priceDays = new Map<number, number>();
+      for (const r of history) priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
       const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
       const prices = grid.slice(range.lo, range.hi + 1);
+      const byPrice = salesByGridPrice(fitted, prices, history);
       const volumes = Array.from(
         { length: Math.max(1, state.setup.horizon - day) },
         (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
@@ -106,12 +95,13 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
       };
-      const posterior = prices.map((p) => ratePosterior(fitted, byPrice.get(roundCents(p)), p));
+      const priorDays = priorStrength(fitted, prices, byPrice);
+      const posterior = prices.map((p, i) => ratePosterior(fitted, byPrice[i], p, priorDays));
       const mean = choose(
         posterior.map((g) => g.shape / g.rate),
         false,
       );
-      const sampled = choose(drawRates(rng, fitted, prices, byPrice), true);
+      const sampled = choose(drawRates(rng, fitted, prices, byPrice, priorDays), true);
       const price = prices[sampled] ?? state.product.base_price;
       const volume = volumes[0] ?? 1;
       const units = unitsQuantiles(rng, posterior[sampled], volume, stock, distribution);
@@ -123,18 +113,74 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   };
 }
 
+/**
+ * Each grid price's own sales: the history days priced nearest to it (within half a step to its neighbours, not
+ * beyond the grid's ends by more than that), their exposure in weekday volume, rescaled by the fitted elasticity
+ * from the price charged to the grid price. A day that sold out only bounds demand from below and is left out.
+ */
+function salesByGridPrice(
+  fitted: FittedProduct,
+  prices: readonly number[],
+  history: readonly SalesRow[],
+): PriceSales[] {
+  const out = prices.map(() => ({ exposure: 0, units: 0, days: 0 }));
+  const first = prices[0] ?? 0;
+  const last = prices.at(-1) ?? 0;
+  const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
+  for (const r of history) {
+    if (r.price < first - halfStep || r.price > last + halfStep) continue;
+    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
+    let k = 0;
+    prices.forEach((p, i) => {
+      if (Math.abs(p - r.price) < Math.abs((prices[k] ?? 0) - r.price)) k = i;
+    });
+    const s = out[k];
+    const p = prices[k];
+    if (s === undefined || p === undefined) continue;
+    s.days++;
+    s.units += r.units_sold;
+    s.exposure += (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) * (r.price / p) ** -fitted.elasticity;
+  }
+  return out;
+}
+
+/**
+ * How many days of sales the fitted model is worth as each price's prior (empirical Bayes): `PRIOR_DAYS` where the
+ * prices tried sell as the model says, fewer the further their rates stray from it beyond Poisson noise, so on a
+ * market outside the fitted family each price's own sales take over.
+ */
+function priorStrength(fitted: FittedProduct, prices: readonly number[], byPrice: readonly PriceSales[]): number {
+  let excess = 0;
+  let weight = 0;
+  prices.forEach((p, i) => {
+    const s = byPrice[i];
+    if (s === undefined || s.exposure <= 0) return;
+    const model = fitted.baseRate * (p / fitted.referencePrice) ** -fitted.elasticity;
+    const expected = model * s.exposure;
+    if (!(expected > 0)) return;
+    excess += (s.units / expected - 1) ** 2 - 1 / expected;
+    weight++;
+  });
+  if (weight === 0) return PRIOR_DAYS;
+  const spread = Math.max(0, excess / weight);
+  // A Gamma prior of k days at rate m has relative variance 1 / (k m): match it to the spread.
+  const m = Math.max(fitted.baseRate, 1e-9);
+  return spread > 0 ? Math.min(PRIOR_DAYS, 1 / (spread * m)) : PRIOR_DAYS;
+}
+
 /** Gamma posterior of a price's rate at weekday volume 1 given the fit's mean rate there as the prior mean. */
 function ratePosterior(
   fitted: FittedProduct,
   seen: PriceSales | undefined,
   price: number,
+  priorDays: number,
   shift = 0,
   elasticity = fitted.elasticity,
 ): { shape: number; rate: number } {
   const prior = fitted.baseRate * Math.exp(shift) * (price / fitted.referencePrice) ** -elasticity;
   return {
-    shape: PRIOR_DAYS * prior + (seen?.units ?? 0) + PRIOR_UNITS,
-    rate: PRIOR_DAYS + (seen?.exposure ?? 0),
+    shape: priorDays * prior + (seen?.units ?? 0) + PRIOR_UNITS,
+    rate: priorDays + (seen?.exposure ?? 0),
   };
 }
 
@@ -143,13 +189,14 @@ function drawRates(
   rng: Uniform,
   fitted: FittedProduct,
   prices: readonly number[],
-  byPrice: ReadonlyMap<number, PriceSales>,
+  byPrice: readonly PriceSales[],
+  priorDays: number,
 ): number[] {
   const sd = (x: number) => Math.min(MAX_PARAMETER_SD, Number.isFinite(x) ? x : MAX_PARAMETER_SD);
   const elasticity = Math.max(0, fitted.elasticity + sd(fitted.stdErrors.elasticity) * sampleNormal(rng));
   const shift = sd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
-  return prices.map((p) => {
-    const g = ratePosterior(fitted, byPrice.get(roundCents(p)), p, shift, elasticity);
+  return prices.map((p, i) => {
+    const g = ratePosterior(fitted, byPrice[i], p, priorDays, shift, elasticity);
     return sampleGamma(rng, g.shape, g.rate);
   });
 }
