@@ -59,7 +59,8 @@ export function toLoopJson(results: readonly LoopScenarioResult[]): LoopJson {
           pct_of_optimum: r2(pct.mean),
           ci95_pct: [r2(pct.mean - pct.half), r2(pct.mean + pct.half)],
           guardrail_violations: p.violations,
-          vs_rule_pp: diff === null ? null : [r2(diff.mean), r2(diff.mean - diff.half), r2(diff.mean + diff.half)],
+          vs_rule_pp:
+            diff === null ? null : [r2(diff.mean), r2(diff.mean - diff.half), r2(diff.mean + diff.half)],
           p10_p90_coverage: p.calibrated === 0 ? null : r2((100 * p.inside) / p.calibrated) / 100,
           seconds: r2(p.seconds),
         };
@@ -87,7 +88,19 @@ export function renderLoopTable(results: readonly LoopScenarioResult[]): string 
     ]),
   );
   return markdownTable(
-    ["scenario", "optimum", "seeds", "policy", "mean value", "% opt", "95 % CI", "vs rule pp (95 % CI)", "viol", "in p10-p90", "s"],
+    [
+      "scenario",
+      "optimum",
+      "seeds",
+      "policy",
+      "mean value",
+      "% opt",
+      "95 % CI",
+      "vs rule pp (95 % CI)",
+      "viol",
+      "in p10-p90",
+      "s",
+    ],
     rows,
   );
 }

@@ -7,7 +7,13 @@ const sales = [0.8, 0.6, 0.3, 0.1];
 
 describe("fluidChoice", () => {
   it("with unlimited stock charges the price of the largest expected margin", () => {
-    const c = fluidChoice({ prices, unitCost: 0, sales, volumes: [1, 1, 1], stock: Number.POSITIVE_INFINITY });
+    const c = fluidChoice({
+      prices,
+      unitCost: 0,
+      sales,
+      volumes: [1, 1, 1],
+      stock: Number.POSITIVE_INFINITY,
+    });
     expect(c).toEqual({ index: 0, lowerBidIndex: 0, lowerBidWeight: 0 });
   });
 

@@ -99,7 +99,13 @@ describe("onlineLearner through planPrices", () => {
       const price = [19, 20, 21, 22][Math.floor(d / 7) % 4] ?? 20;
       const rate = price <= 21 ? 10 : 1;
       const date = addDays(TODAY, d - 336);
-      rows.push({ date, product_id: "sku", price, units_sold: samplePoisson(rng, rate), stock_on_hand: null });
+      rows.push({
+        date,
+        product_id: "sku",
+        price,
+        units_sold: samplePoisson(rng, rate),
+        stock_on_hand: null,
+      });
     }
     const picks = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => planWith(rows, "off", seed)[0]?.price ?? 0);
     // 20 and 21 earn about the same on these draws; 22 sells a tenth.

@@ -79,7 +79,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       if (grid.length === 0) return null;
       const history = rows.get(id) ?? [];
       const priceDays = new Map<number, number>();
-      for (const r of history) priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
+      for (const r of history)
+        priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
       const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
       const prices = grid.slice(range.lo, range.hi + 1);
       const byPrice = salesByGridPrice(fitted, prices, history);
@@ -149,7 +150,11 @@ function salesByGridPrice(
  * prices tried sell as the model says, fewer the further their rates stray from it beyond Poisson noise, so on a
  * market outside the fitted family each price's own sales take over.
  */
-function priorStrength(fitted: FittedProduct, prices: readonly number[], byPrice: readonly PriceSales[]): number {
+function priorStrength(
+  fitted: FittedProduct,
+  prices: readonly number[],
+  byPrice: readonly PriceSales[],
+): number {
   let excess = 0;
   let weight = 0;
   prices.forEach((p, i) => {
