@@ -25,7 +25,7 @@ export interface OnlineLearnerInput {
 }
 
 export interface OnlineLearner extends OnlinePricer {
-  /** The demand fit the learner's posterior is centred on (null units where a product has no history). */
+  /** The demand fit the learner's posterior is centred on; a product it does not hold is priced by the rule. */
   readonly fit: FittedDemand;
 }
 
@@ -45,7 +45,6 @@ interface PriceSales {
   /** Days sold at the price (stock-outs left out) weighted by the fitted weekday volume, and the units sold. */
   exposure: number;
   units: number;
-  days: number;
 }
 
 /**
@@ -124,7 +123,7 @@ function salesByGridPrice(
   prices: readonly number[],
   history: readonly SalesRow[],
 ): PriceSales[] {
-  const out = prices.map(() => ({ exposure: 0, units: 0, days: 0 }));
+  const out = prices.map(() => ({ exposure: 0, units: 0 }));
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
@@ -138,7 +137,6 @@ function salesByGridPrice(
     const s = out[k];
     const p = prices[k];
     if (s === undefined || p === undefined) continue;
-    s.days++;
     s.units += r.units_sold;
     s.exposure += (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) * (r.price / p) ** -fitted.elasticity;
   }
