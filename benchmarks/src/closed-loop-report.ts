@@ -61,7 +61,8 @@ export function toLoopJson(results: readonly LoopScenarioResult[]): LoopJson {
           guardrail_violations: p.violations,
           vs_rule_pp:
             diff === null ? null : [r2(diff.mean), r2(diff.mean - diff.half), r2(diff.mean + diff.half)],
-          p10_p90_coverage: p.calibrated === 0 ? null : r2((100 * p.inside) / p.calibrated) / 100,
+          p10_p90_coverage:
+            p.calibrated === 0 ? null : Math.round((10_000 * p.inside) / p.calibrated) / 10_000,
           seconds: r2(p.seconds),
         };
       }),
