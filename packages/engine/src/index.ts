@@ -22,10 +22,16 @@ export { fitDemand, fittedRate } from "./demand/fit-demand.js";
 export { problemFromFit } from "./demand/problem-from-fit.js";
 export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.js";
 export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
+export type { Exploration } from "./learn/exploration-range.js";
+export { explorationRange, SEEN_DAYS } from "./learn/exploration-range.js";
+export type { OnlineLearner, OnlineLearnerInput } from "./learn/online-learner.js";
+export { onlineLearner } from "./learn/online-learner.js";
+export { sampleGamma, sampleNormal } from "./learn/posterior-draws.js";
 export { builtinScenarios } from "./market/builtin-scenarios.js";
 export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
 export { generateMarket } from "./market/generate-market.js";
 export { problemFromTruth } from "./market/problem-from-truth.js";
+export { samplePoisson } from "./market/sampling.js";
 export type {
   CompanySpec,
   DemandSpec,
@@ -53,7 +59,14 @@ export type { LpBound } from "./optimum/lp-bound.js";
 export { lpBound } from "./optimum/lp-bound.js";
 export type { OptimumResult } from "./optimum/solve-optimum.js";
 export { solveOptimum } from "./optimum/solve-optimum.js";
-export type { ActivePolicy, PlanInput, PlannedPrice, PlanSource } from "./plan/company-plan.js";
+export type {
+  ActivePolicy,
+  LearnedPrice,
+  OnlinePricer,
+  PlanInput,
+  PlannedPrice,
+  PlanSource,
+} from "./plan/company-plan.js";
 export { planPrices } from "./plan/company-plan.js";
 export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";

@@ -28,6 +28,30 @@ export interface PlannedPrice {
   /** "rule" where the policy does not cover the product or date. */
   readonly source: PlanSource;
   readonly model_id: string | null;
+  /** Present where an online learner priced: units at the 10th / 90th percentile (parameter and sales noise). */
+  readonly expected_units_p10?: number;
+  readonly expected_units_p90?: number;
+  /** Present where an online learner priced: the price was chosen partly to learn. */
+  readonly exploratory?: boolean;
+}
+
+/** A learner's price for one product on one date, before today's guardrails and max daily change. */
+export interface LearnedPrice {
+  readonly price: number;
+  /** Expected units at that price with the stock left, and their 10th / 90th percentiles. */
+  readonly expectedUnits: number;
+  readonly unitsP10: number;
+  readonly unitsP90: number;
+  readonly exploratory: boolean;
+}
+
+/**
+ * An online learner that prices the products it covers in place of the active policy (`learn/` implements it):
+ * `day` counts from the plan's today, `stock` is the plan's rolled-forward stock (Infinity when unlimited).
+ */
+export interface OnlinePricer {
+  readonly modelId: string;
+  priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null;
 }
 
 export interface PlanInput {
@@ -43,6 +67,8 @@ export interface PlanInput {
    * uses the history's daily volume.
    */
   readonly fit: () => FittedDemand | null;
+  /** Prices the products it covers, reported as the `latest` slot under its model id. */
+  readonly learner?: OnlinePricer;
 }
 
 /** One product as the plan walks it day by day. */
@@ -99,9 +125,14 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       );
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
+      const online = input.learner?.priceOn(state, date, t, stock) ?? null;
       let price = rule;
       let units: number;
-      if (learned !== null && lane.policyIndex !== undefined) {
+      if (online !== null) {
+        price = boundPrice(state, online.price, lane.prev);
+        units =
+          price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
+      } else if (learned !== null && lane.policyIndex !== undefined) {
         const chosen = learned.priceAt(lane.policyIndex, pick) ?? rule;
         price = boundPrice(state, chosen, lane.prev);
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
@@ -113,7 +144,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units = expectedUnitsOn(state, fit, date, price, stock);
       }
       if (date >= startDate) {
-        out.push({
+        const row = {
           product_id: state.product.product_id,
           date,
           price: roundCents(price),
@@ -122,9 +153,23 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           rule_price: rule,
           expected_units: round4(units),
           expected_revenue: roundCents(units * price),
-          source: learned === null ? "rule" : active.source,
-          model_id: learned === null ? null : active.modelId,
-        });
+        };
+        if (online !== null) {
+          out.push({
+            ...row,
+            source: "latest",
+            model_id: input.learner?.modelId ?? null,
+            expected_units_p10: online.unitsP10,
+            expected_units_p90: online.unitsP90,
+            exploratory: online.exploratory,
+          });
+        } else {
+          out.push({
+            ...row,
+            source: learned === null ? "rule" : active.source,
+            model_id: learned === null ? null : active.modelId,
+          });
+        }
       }
       lane.stock = Math.max(0, stock - units);
       lane.prev = price;

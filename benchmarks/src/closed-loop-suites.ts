@@ -1,0 +1,61 @@
+import { readFileSync } from "node:fs";
+import { builtinScenarios, type ScenarioInput, ScenarioSchema } from "@pricing/engine";
+
+/** A scenario of the closed loop: the market and whether the season starts from its history or from nothing. */
+export interface LoopScenario {
+  readonly scenario: ScenarioInput;
+  readonly fromHistory: boolean;
+}
+
+export function loadScenarioFile(file: string): ScenarioInput[] {
+  const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.map((s, i) => {
+    const result = ScenarioSchema.safeParse(s);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new Error(`${file}[${i}]: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
+    }
+    return result.data;
+  });
+}
+
+/** Markets whose true demand is outside the fitted family, seen through history within +-10 % of the base price. */
+export const MISSPECIFIED_FILE = new URL("./scenarios/misspecified.json", import.meta.url).pathname;
+
+/**
+ * Ferreira, Simchi-Levi & Wang's market (the built-in `bernoulli-shutoff`) at inventory alpha x T, learnt from no
+ * history.
+ */
+export function ferreiraSuite(
+  horizons: readonly number[],
+  alphas: readonly number[] = [0.25, 0.5],
+): LoopScenario[] {
+  const base = builtinScenarios({ quick: false }).find((s) => s.name === "bernoulli-shutoff");
+  const product = base?.products?.[0];
+  if (base === undefined || product === undefined) throw new Error("no bernoulli-shutoff scenario");
+  return alphas.flatMap((alpha) =>
+    horizons.map((horizon) => ({
+      scenario: {
+        ...base,
+        name: `ferreira-a${alpha}-T${horizon}`,
+        horizon,
+        history: { days: 0 },
+        products: [{ ...product, stock: Math.round(alpha * horizon) }],
+      },
+      fromHistory: false,
+    })),
+  );
+}
+
+/** The built-in markets with a narrow (+-10 % or less) history, but Ferreira's and the 100-product company. */
+export function narrowSuite(quick: boolean): LoopScenario[] {
+  const skip = new Set(["bernoulli-shutoff", "company-100", "company-30"]);
+  return builtinScenarios({ quick })
+    .filter((s) => !skip.has(s.name))
+    .map((scenario) => ({ scenario, fromHistory: true }));
+}
+
+export function misspecifiedSuite(): LoopScenario[] {
+  return loadScenarioFile(MISSPECIFIED_FILE).map((scenario) => ({ scenario, fromHistory: true }));
+}

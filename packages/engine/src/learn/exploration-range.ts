@@ -1,0 +1,52 @@
+/**
+ * How far the online learner may price outside what the history has seen: `off` stays inside the observed price
+ * range, `cautious` may go one grid price beyond the range of prices held for a week, so the range widens by at
+ * most one grid step per side and week, as sales at the new prices arrive (a 10 % step measured worse on the
+ * misspecified markets of `bench:closed-loop`); `free` prices anywhere on the grid.
+ */
+export type Exploration = "off" | "cautious" | "free";
+
+/** Days of sales at a price before `cautious` counts it as held and allows the next step beyond it. */
+export const SEEN_DAYS = 7;
+
+/** Days the product sold at each price (cents-exact), the input of the exploration range. */
+export type PriceDays = ReadonlyMap<number, number>;
+
+/**
+ * The inclusive index range of `grid` (ascending) the learner may choose from. With no history the observed range
+ * is `basePrice` alone.
+ */
+export function explorationRange(
+  grid: readonly number[],
+  exploration: Exploration,
+  priceDays: PriceDays,
+  basePrice: number,
+): { readonly lo: number; readonly hi: number } {
+  const last = grid.length - 1;
+  if (exploration === "free" || last < 0) return { lo: 0, hi: Math.max(0, last) };
+  const observed = priceDays.size > 0 ? [...priceDays.keys()] : [basePrice];
+  const seen = [...priceDays].filter(([, days]) => days >= SEEN_DAYS).map(([price]) => price);
+  const inside = span(grid, Math.min(...observed), Math.max(...observed));
+  if (exploration === "off") return inside;
+  const low = seen.length > 0 ? Math.min(...seen) : Math.min(...observed);
+  const high = seen.length > 0 ? Math.max(...seen) : Math.max(...observed);
+  const held = span(grid, low, high);
+  return {
+    lo: Math.max(0, Math.min(inside.lo, held.lo - 1)),
+    hi: Math.min(last, Math.max(inside.hi, held.hi + 1)),
+  };
+}
+
+/** The grid indices inside [lo, hi]; the nearest grid price when none is. */
+function span(grid: readonly number[], lo: number, hi: number): { lo: number; hi: number } {
+  let a = grid.findIndex((p) => p >= lo - 1e-9);
+  let b = grid.findLastIndex((p) => p <= hi + 1e-9);
+  if (a < 0) a = grid.length - 1;
+  if (b < 0) b = 0;
+  if (a > b) {
+    const mid = (lo + hi) / 2;
+    const nearest = Math.abs((grid[a] ?? 0) - mid) < Math.abs((grid[b] ?? 0) - mid) ? a : b;
+    return { lo: nearest, hi: nearest };
+  }
+  return { lo: a, hi: b };
+}

@@ -1,0 +1,240 @@
+import seedrandom from "seedrandom";
+import { addDays, weekdayOf } from "../base/calendar.js";
+import { roundCents } from "../base/price-grid.js";
+import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
+import { type DemandDistribution, demandPmf, expectedDemand } from "../demand/sales-distribution.js";
+import type { SalesRow } from "../market/generate-market.js";
+import type { Uniform } from "../market/sampling.js";
+import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
+import type { ProductState } from "../plan/product-state.js";
+import { type Exploration, explorationRange } from "./exploration-range.js";
+import { fluidChoice } from "./fluid-allocation.js";
+import { sampleGamma, sampleNormal } from "./posterior-draws.js";
+
+export interface OnlineLearnerInput {
+  /** Sales history before `today`, every product's rows (the learner's own prices' sales included). */
+  readonly history: readonly SalesRow[];
+  readonly products: readonly ProductHint[];
+  readonly exploration?: Exploration;
+  /** Seeds every posterior draw, together with the product and date priced. */
+  readonly seed: string | number;
+  readonly distribution?: DemandDistribution;
+  /** Prices the learner chooses from per product; default the product state's catalogue grid. */
+  readonly grids?: ReadonlyMap<string, readonly number[]>;
+  readonly modelId?: string;
+}
+
+export interface OnlineLearner extends OnlinePricer {
+  /** The demand fit the learner's posterior is centred on; a product it does not hold is priced by the rule. */
+  readonly fit: FittedDemand;
+}
+
+/** Largest weight, in days of sales, of the fitted model as the prior of each price's own rate. */
+const PRIOR_DAYS = 14;
+/** Pseudo-units every price's rate starts from, so a price the fit says never sells can still be tried. */
+const PRIOR_UNITS = 0.5;
+/**
+ * Largest standard deviation of a drawn parameter: a fit of a day or two without sales has an intercept error in
+ * the thousands, which says "unknown" (the per-price posteriors take over), not "rates up to e^1000".
+ */
+const MAX_PARAMETER_SD = 1;
+/** Posterior draws behind each price's p10 / p90. */
+const QUANTILE_DRAWS = 48;
+
+interface PriceSales {
+  /** Days sold at the price (stock-outs left out) weighted by the fitted weekday volume, and the units sold. */
+  exposure: number;
+  units: number;
+}
+
+/**
+ * The closed loop's learner: Thompson sampling over a demand posterior. The fitted constant-elasticity model
+ * (mean and standard errors) is the prior of every grid price's rate, and each price's own sales update it
+ * (Gamma-Poisson), so where the fitted family is wrong the prices it has tried still learn their true rate.
+ * Every price decision draws one model from the posterior and prices by its fluid plan of the rest of the season
+ * (`fluidChoice`), inside the exploration range. Products with no history price by the rule (null).
+ */
+export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
+  const exploration = input.exploration ?? "cautious";
+  const distribution = input.distribution ?? "poisson";
+  const fit = fitDemand(input.history, input.products);
+  const rows = new Map<string, SalesRow[]>();
+  for (const r of input.history) {
+    const list = rows.get(r.product_id) ?? [];
+    list.push(r);
+    rows.set(r.product_id, list);
+  }
+
+  return {
+    fit,
+    modelId: input.modelId ?? "online-learner",
+    priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null {
+      const id = state.product.product_id;
+      const fitted = fit.products.get(id);
+      if (fitted === undefined) return null;
+      const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
+        (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
+      );
+      if (grid.length === 0) return null;
+      const history = rows.get(id) ?? [];
+      const priceDays = new Map<number, number>();
+      for (const r of history)
+        priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
+      const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
+      const prices = grid.slice(range.lo, range.hi + 1);
+      const byPrice = salesByGridPrice(fitted, prices, history);
+      const volumes = Array.from(
+        { length: Math.max(1, state.setup.horizon - day) },
+        (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
+      );
+      const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
+      const unitCost = state.product.unit_cost ?? 0;
+      const cap = (rate: number) => expectedDemand(distribution, rate);
+      const choose = (rates: readonly number[], draw: boolean): number => {
+        const c = fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock });
+        const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
+        return lower ? c.lowerBidIndex : c.index;
+      };
+      const priorDays = priorStrength(fitted, prices, byPrice);
+      const posterior = prices.map((p, i) => ratePosterior(fitted, byPrice[i], p, priorDays));
+      const mean = choose(
+        posterior.map((g) => g.shape / g.rate),
+        false,
+      );
+      const sampled = choose(drawRates(rng, fitted, prices, byPrice, priorDays), true);
+      const price = prices[sampled] ?? state.product.base_price;
+      const volume = volumes[0] ?? 1;
+      const units = unitsQuantiles(rng, posterior[sampled], volume, stock, distribution);
+      const observed = [...priceDays.keys()];
+      const outside =
+        observed.length > 0 && (price < Math.min(...observed) - 1e-9 || price > Math.max(...observed) + 1e-9);
+      return { price, ...units, exploratory: sampled !== mean || outside };
+    },
+  };
+}
+
+/**
+ * Each grid price's own sales: the history days priced nearest to it (within half a step to its neighbours, not
+ * beyond the grid's ends by more than that), their exposure in weekday volume, rescaled by the fitted elasticity
+ * from the price charged to the grid price. A day that sold out only bounds demand from below and is left out.
+ */
+function salesByGridPrice(
+  fitted: FittedProduct,
+  prices: readonly number[],
+  history: readonly SalesRow[],
+): PriceSales[] {
+  const out = prices.map(() => ({ exposure: 0, units: 0 }));
+  const first = prices[0] ?? 0;
+  const last = prices.at(-1) ?? 0;
+  const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
+  for (const r of history) {
+    if (r.price < first - halfStep || r.price > last + halfStep) continue;
+    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
+    let k = 0;
+    prices.forEach((p, i) => {
+      if (Math.abs(p - r.price) < Math.abs((prices[k] ?? 0) - r.price)) k = i;
+    });
+    const s = out[k];
+    const p = prices[k];
+    if (s === undefined || p === undefined) continue;
+    s.units += r.units_sold;
+    s.exposure += (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) * (r.price / p) ** -fitted.elasticity;
+  }
+  return out;
+}
+
+/**
+ * How many days of sales the fitted model is worth as each price's prior (empirical Bayes): `PRIOR_DAYS` where the
+ * prices tried sell as the model says, fewer the further their rates stray from it beyond Poisson noise, so on a
+ * market outside the fitted family each price's own sales take over.
+ */
+function priorStrength(
+  fitted: FittedProduct,
+  prices: readonly number[],
+  byPrice: readonly PriceSales[],
+): number {
+  let excess = 0;
+  let weight = 0;
+  prices.forEach((p, i) => {
+    const s = byPrice[i];
+    if (s === undefined || s.exposure <= 0) return;
+    const model = fitted.baseRate * (p / fitted.referencePrice) ** -fitted.elasticity;
+    const expected = model * s.exposure;
+    if (!(expected > 0)) return;
+    excess += (s.units / expected - 1) ** 2 - 1 / expected;
+    weight++;
+  });
+  if (weight === 0) return PRIOR_DAYS;
+  const spread = Math.max(0, excess / weight);
+  // A Gamma prior of k days at rate m has relative variance 1 / (k m): match it to the spread.
+  const m = Math.max(fitted.baseRate, 1e-9);
+  return spread > 0 ? Math.min(PRIOR_DAYS, 1 / (spread * m)) : PRIOR_DAYS;
+}
+
+/** Gamma posterior of a price's rate at weekday volume 1 given the fit's mean rate there as the prior mean. */
+function ratePosterior(
+  fitted: FittedProduct,
+  seen: PriceSales | undefined,
+  price: number,
+  priorDays: number,
+  shift = 0,
+  elasticity = fitted.elasticity,
+): { shape: number; rate: number } {
+  const prior = fitted.baseRate * Math.exp(shift) * (price / fitted.referencePrice) ** -elasticity;
+  return {
+    shape: priorDays * prior + (seen?.units ?? 0) + PRIOR_UNITS,
+    rate: priorDays + (seen?.exposure ?? 0),
+  };
+}
+
+/** One posterior draw of every price's rate: the fitted model's parameters drawn, then each price's own sales. */
+function drawRates(
+  rng: Uniform,
+  fitted: FittedProduct,
+  prices: readonly number[],
+  byPrice: readonly PriceSales[],
+  priorDays: number,
+): number[] {
+  const sd = (x: number) => Math.min(MAX_PARAMETER_SD, Number.isFinite(x) ? x : MAX_PARAMETER_SD);
+  const elasticity = Math.max(0, fitted.elasticity + sd(fitted.stdErrors.elasticity) * sampleNormal(rng));
+  const shift = sd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
+  return prices.map((p, i) => {
+    const g = ratePosterior(fitted, byPrice[i], p, priorDays, shift, elasticity);
+    return sampleGamma(rng, g.shape, g.rate);
+  });
+}
+
+/** Expected units and their 10th / 90th percentiles: posterior draws of the rate mixed with the sales noise. */
+function unitsQuantiles(
+  rng: Uniform,
+  posterior: { shape: number; rate: number } | undefined,
+  volume: number,
+  stock: number,
+  distribution: DemandDistribution,
+): { expectedUnits: number; unitsP10: number; unitsP90: number } {
+  if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
+  const mass: number[] = [];
+  for (let k = 0; k < QUANTILE_DRAWS; k++) {
+    const pmf = demandPmf(distribution, volume * sampleGamma(rng, posterior.shape, posterior.rate));
+    pmf.probs.forEach((p, j) => {
+      const units = Math.min(stock, pmf.first + j);
+      mass[units] = (mass[units] ?? 0) + p / QUANTILE_DRAWS;
+    });
+  }
+  let expected = 0;
+  let cdf = 0;
+  let p10 = -1;
+  let p90 = -1;
+  mass.forEach((p, units) => {
+    expected += units * p;
+    cdf += p;
+    if (p10 < 0 && cdf >= 0.1) p10 = units;
+    if (p90 < 0 && cdf >= 0.9) p90 = units;
+  });
+  const top = mass.length - 1;
+  return {
+    expectedUnits: Math.round(expected * 10_000) / 10_000,
+    unitsP10: Math.max(0, p10 < 0 ? top : p10),
+    unitsP90: Math.max(0, p90 < 0 ? top : p90),
+  };
+}
