@@ -1,6 +1,7 @@
+import { isApiError } from "@pricing/http-adapter";
 import { type Command, Option } from "commander";
 import { CONFIG_SETTINGS, type Config, loadConfig, type SettingPath } from "../config.js";
-import { createServerContext, type ServerContext } from "../server-context.js";
+import { createServerContext, type ServerContext } from "../context.js";
 
 /** A failure the operator caused or can fix; printed without a stack trace. */
 export class CliError extends Error {
@@ -14,6 +15,12 @@ export class CliError extends Error {
   }
 }
 
+/** The API's expected failures (422, 409, 404) as CLI errors with the same code and message. */
+function cliErrorOf(error: unknown): unknown {
+  if (isApiError(error)) return new CliError(error.message, error.code);
+  return error;
+}
+
 /** A display name, trimmed: one rule for partners and companies, so the two commands cannot drift apart. */
 export function displayName(raw: string): string {
   const name = raw.trim();
@@ -22,7 +29,7 @@ export function displayName(raw: string): string {
 }
 
 export async function requirePartner(ctx: ServerContext, partnerId: string): Promise<void> {
-  if (!(await ctx.partners.get(partnerId)))
+  if (!(await ctx.repositories.partners.get(partnerId)))
     throw new CliError(`partner "${partnerId}" does not exist`, "not_found");
 }
 
@@ -72,7 +79,10 @@ export interface CliRuntime {
   globals(cmd: Command): GlobalOptions;
   /** The environment, the command's defaults and its setting flags; deprecation warnings go to stderr once. */
   config(cmd: Command): Config;
-  /** Opens the database (migrating it) and secrets for the command's data dir; always closes it. */
+  /**
+   * Builds the context for the command's data dir (migrating the database) and always closes it; the API's
+   * expected failures (404, 409, 422) leave as CLI errors with the same code.
+   */
   withContext<T>(cmd: Command, fn: (ctx: ServerContext) => Promise<T>): Promise<T>;
   /** One JSON document with --json, else the human lines. */
   print(cmd: Command, value: unknown, human: string | readonly string[]): void;
@@ -106,8 +116,10 @@ export function createCliRuntime(io: CliIo, env: NodeJS.ProcessEnv): CliRuntime 
       const ctx = await createServerContext(runtime.config(cmd));
       try {
         return await fn(ctx);
+      } catch (error) {
+        throw cliErrorOf(error);
       } finally {
-        await ctx.db.destroy();
+        await ctx.close();
       }
     },
     print(cmd, value, human) {

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { demoCurlLines, seedDemo } from "../../pricing/demo-seed.js";
-import { createPricingRuntime } from "../../pricing/pricing-runtime.js";
+import { demoCurlLines, seedDemo } from "../../demo/demo-seed.js";
 import { type CliRuntime, settingOption } from "../cli-runtime.js";
 import { untilSignal } from "../serving.js";
 
@@ -18,14 +17,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
       const progress = (line: string) => {
         if (!json) cli.io.err(`${line}\n`);
       };
-      const seeded = await cli.withContext(cmd, async (ctx) => {
-        const runtime = createPricingRuntime(ctx);
-        try {
-          return await seedDemo(ctx, runtime, progress);
-        } finally {
-          runtime.close();
-        }
-      });
+      const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress));
       const show = (url: string) => {
         const companies = seeded.companies;
         cli.print(
@@ -60,7 +52,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
         show(`http://${config.host}:${config.port}`);
         return;
       }
-      const { startServerWithBatch } = await import("../../pricing/serve-with-batch.js");
+      const { startServerWithBatch } = await import("../../serve-with-batch.js");
       const serving = await startServerWithBatch(config);
       show(serving.server.url);
       await untilSignal();
