@@ -87,7 +87,8 @@ module.exports = {
     tsConfig: { fileName: "tsconfig.check.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
-      conditionNames: ["import", "require", "node", "default", "types"],
+      // `@pricing/source` first: the workspace packages are checked as their TypeScript source, not dist/.
+      conditionNames: ["@pricing/source", "import", "require", "node", "default", "types"],
       extensions: [".ts", ".mts", ".js", ".mjs", ".cjs", ".d.ts"],
     },
     cache: { folder: "node_modules/.cache/dependency-cruiser", strategy: "content" },

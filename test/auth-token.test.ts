@@ -157,7 +157,7 @@ describe("bearer verification", () => {
     expectAuthorized(await getModel(craftJwt(header, payload, secret)));
   });
 
-  it("refuses a disabled partner's existing tokens at once and accepts them again when re-enabled", async () => {
+  it("refuses a disabled partner's existing tokens at once and for good: enable does not revive them", async () => {
     const p = await h.partnerWithCompany();
     const token = await h.token(p);
     expectAuthorized(await getModel(token, p.company_id));
@@ -166,7 +166,42 @@ describe("bearer verification", () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json().error.code).toBe("invalid_token");
     expect((await h.cli("partner", "enable", p.partner_id)).code).toBe(0);
-    expectAuthorized(await getModel(token, p.company_id));
+    const stillRefused = await getModel(token, p.company_id);
+    expect(stillRefused.statusCode).toBe(401);
+    expect(stillRefused.json().error.code).toBe("invalid_token");
+    // A token minted after the enable (in the same second, on the frozen clock) works.
+    expectAuthorized(await getModel(await h.token(p), p.company_id));
+  });
+
+  it("refuses a correctly signed token that lives longer than 900 s or was issued in the future", async () => {
+    const secret = await h.jwtSecret();
+    const minted = decodeJwt(await h.token(partner));
+    const header = minted.header;
+    // The server's clock, wherever earlier tests moved it.
+    const now = Number(minted.payload.iat);
+    const claims = (iat: number, exp: number) => ({
+      iss: "pricing-api",
+      aud: "pricing-partners",
+      sub: partner.partner_id,
+      jti: "6d0c5f38-6f0b-4b8e-9f3a-2b9d6c1e0a11",
+      iat,
+      exp,
+    });
+    const cases: [string, Record<string, unknown>][] = [
+      ["a day long", claims(now - 60, now - 60 + 86_400)],
+      ["901 s plus the skew", claims(now - 60, now - 60 + 900 + 31)],
+      ["issued an hour ahead", claims(now + 3600, now + 3600 + 900)],
+      ["issued 31 s ahead", claims(now + 31, now + 31 + 900)],
+      ["no iat", { ...claims(now, now + 900), iat: undefined }],
+    ];
+    for (const [name, payload] of cases) {
+      const res = await getModel(craftJwt(header, payload, secret));
+      expect(res.statusCode, name).toBe(401);
+      expect(res.json().error.code, name).toBe("invalid_token");
+    }
+    // The same construction within the bounds is accepted, so each case above fails for its stated reason.
+    expectAuthorized(await getModel(craftJwt(header, claims(now - 60, now - 60 + 900), secret)));
+    expectAuthorized(await getModel(craftJwt(header, claims(now + 20, now + 20 + 900), secret)));
   });
 
   it("answers a byte-identical 404 company_not_found for unknown and unmapped companies", async () => {

@@ -6,10 +6,10 @@ import { promisify } from "node:util";
 import { loadConfig, type RunningServer, startServer } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "./http-harness.js";
+import { fromSource, TSX } from "./tsx-source.js";
 
 const exec = promisify(execFile);
 const CLI = join(process.cwd(), "packages/server/src/cli.ts");
-const TSX = join(process.cwd(), "node_modules/.bin/tsx");
 
 let dataDir: string;
 let server: RunningServer;
@@ -24,7 +24,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
 /** The real `pricing` bin in a child process. */
 async function pricing(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(TSX, [CLI, ...args], {
+    const { stdout, stderr } = await exec(TSX, fromSource(CLI, ...args), {
       env: { ...cleanEnv(), PRICING_DATA_DIR: dataDir, PRICING_LOG_LEVEL: "silent" },
     });
     return { code: 0, stdout, stderr };

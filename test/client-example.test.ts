@@ -6,12 +6,12 @@ import { promisify } from "node:util";
 import { loadConfig, type RunningServer, startServer } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliOk } from "./http-harness.js";
+import { fromSource, TSX } from "./tsx-source.js";
 
 // The partner example script, run as a partner would (a child process, keys from the environment), against the
 // real server with a company that has products but no persisted run yet.
 
 const exec = promisify(execFile);
-const TSX = join(process.cwd(), "node_modules/.bin/tsx");
 const EXAMPLE = join(process.cwd(), "packages/client/examples/next-week-prices.ts");
 const COMPANY = "example-co";
 const START = "2026-12-01";
@@ -29,7 +29,9 @@ const pricing = (...args: string[]) => cliOk(dataDir, ...args);
 
 async function runExample(env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await exec(TSX, [EXAMPLE], { env: { PATH: process.env.PATH ?? "", ...env } });
+    const { stdout, stderr } = await exec(TSX, fromSource(EXAMPLE), {
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };

@@ -38,4 +38,20 @@ describe("served OpenAPI document", () => {
     const report = JSON.parse(result.stdout ?? "{}");
     expect(report.totals, result.stderr).toEqual({ errors: 0, warnings: 0, ignored: 0 });
   });
+
+  it("keeps the metric `estimatedMargin` as a deprecated alias of `networkEstimatedMargin`", async () => {
+    const metricsSchemas: Record<string, { deprecated?: boolean }>[] = [];
+    const visit = (node: unknown): void => {
+      if (node === null || typeof node !== "object") return;
+      const properties = (node as { properties?: Record<string, { deprecated?: boolean }> }).properties;
+      if (properties?.networkEstimatedMargin !== undefined) metricsSchemas.push(properties);
+      for (const child of Object.values(node)) visit(child);
+    };
+    visit(await renderOpenApiDocument());
+    expect(metricsSchemas.length).toBeGreaterThan(0);
+    for (const properties of metricsSchemas) {
+      expect(properties.estimatedMargin?.deprecated).toBe(true);
+      expect(properties.networkEstimatedMargin?.deprecated).toBeUndefined();
+    }
+  });
 });

@@ -129,6 +129,28 @@ describe("V2 operations and company access", () => {
     });
     expect(long.status).toBe(400);
     expect((await envelope(long)).message).toMatch(/366 days/);
+    // Today is 2026-03-09: nothing before it, nothing past 2027-03-10, whatever the range's own length.
+    for (const [range, field] of [
+      [{ start_date: "2026-03-08", end_date: "2026-03-12" }, "start_date"],
+      [{ start_date: "3088-01-01", end_date: "3088-01-02" }, "start_date"],
+      [{ start_date: "2027-03-10", end_date: "2027-03-11" }, "end_date"],
+      [{ end_date: "2027-03-11" }, "end_date"],
+    ] as const) {
+      const res = await h.post(`${V2}/recommendations/compute`, token, {
+        company_id: "ours",
+        dry_run: true,
+        ...range,
+      });
+      expect(res.status, JSON.stringify(range)).toBe(400);
+      expect((await envelope(res)).message, JSON.stringify(range)).toContain(field);
+    }
+    const lastDay = await h.post(`${V2}/recommendations/compute`, token, {
+      company_id: "ours",
+      dry_run: true,
+      start_date: "2027-03-09",
+      end_date: "2027-03-10",
+    });
+    expect(lastDay.status, await lastDay.clone().text()).toBe(200);
     const ranged = (await (
       await h.post(`${V2}/recommendations/compute`, token, {
         company_id: "ours",

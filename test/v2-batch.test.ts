@@ -13,11 +13,11 @@ import {
   startBatchSchedule,
 } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromSource, TSX } from "./tsx-source.js";
 import { startV2Harness, TEST_SETTINGS, type V2Harness } from "./v2-harness.js";
 
 const exec = promisify(execFile);
 const CLI = join(process.cwd(), "packages/server/src/cli.ts");
-const TSX = join(process.cwd(), "node_modules/.bin/tsx");
 
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
@@ -62,7 +62,7 @@ describe("nightly batch across two processes", () => {
 
   it("writes exactly one nightly run per company when two `pricing batch run` start at once", async () => {
     const run = () =>
-      exec(TSX, [CLI, "batch", "run", "--json"], {
+      exec(TSX, fromSource(CLI, "batch", "run", "--json"), {
         env: {
           ...cleanEnv(),
           PRICING_DATA_DIR: dataDir,

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromSource, TSX } from "./tsx-source.js";
 
 const CLI = join(process.cwd(), "packages/server/src/cli.ts");
-const TSX = join(process.cwd(), "node_modules/.bin/tsx");
 
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
@@ -18,7 +18,7 @@ type Json = any;
 
 /** Starts `pricing demo --json --port 0` and resolves with its printed document once it serves. */
 function startDemo(dataDir: string): { child: ChildProcess; ready: Promise<Json> } {
-  const child = spawn(TSX, [CLI, "demo", "--json", "--port", "0", "--data-dir", dataDir], {
+  const child = spawn(TSX, fromSource(CLI, "demo", "--json", "--port", "0", "--data-dir", dataDir), {
     env: { ...cleanEnv(), PRICING_LOG_LEVEL: "silent", PRICING_TRAIN_SECONDS: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -82,6 +82,7 @@ export async function startV2Harness(
       const row = await ctx.repositories.partners.create("Test partner", {
         access_key: keys.access_key,
         secret_hash: keys.secret_hash,
+        pepper_id: keys.pepper_id,
       });
       for (const c of companies) await ctx.repositories.companies.map(row.partner_id, c);
       return { partner_id: row.partner_id, access_key: keys.access_key, secret_key: keys.secret_key };

@@ -101,7 +101,11 @@ describe("the seed's V2 story end to end (real server, loopback port, SQLite, ar
     expect(trained).toMatchObject({ company_id: "acme-eu", version: 1, auto_approved: false });
     expect(trained.slots).toEqual({ latest: trained.model_id, approved: null });
     expect(trained.metrics.policyMargin).toBeGreaterThan(0);
+    // The renamed metric, and its deprecated old name for one release, with the same value.
+    expect(trained.metrics.networkEstimatedMargin).toBeGreaterThan(0);
+    expect(trained.metrics.estimatedMargin).toBe(trained.metrics.networkEstimatedMargin);
     const afterTrain = await body(await h.get(`${V2}/model?company_id=acme-eu`, token));
+    expect(afterTrain.latest.metrics).toEqual(trained.metrics);
     expect(afterTrain).toMatchObject({
       source: "latest",
       model_id: trained.model_id,

@@ -11,7 +11,11 @@ let failed = 0;
 for (const file of BENCHES) {
   process.stdout.write(`\n## ${file.replace(".ts", "")} --quick\n\n`);
   const script = fileURLToPath(new URL(file, import.meta.url));
-  const result = spawnSync(process.execPath, ["--import", "tsx", script, "--quick"], { stdio: "inherit" });
+  const result = spawnSync(
+    process.execPath,
+    ["--conditions=@pricing/source", "--import", "tsx", script, "--quick"],
+    { stdio: "inherit" },
+  );
   if (result.status !== 0) failed++;
 }
 process.exitCode = failed === 0 ? 0 : 1;

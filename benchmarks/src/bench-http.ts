@@ -81,10 +81,12 @@ async function startServerProcess(
   profileDir: string | undefined,
 ): Promise<{ child: ChildProcess; url: string }> {
   const serve = [path.join(ROOT, "packages/server/src/cli.ts"), "serve", "--port", "0", "--json"];
+  // The `@pricing/source` condition runs the workspace packages from their TypeScript source, not dist/.
+  const fromSource = ["--conditions=@pricing/source", ...serve];
   // With a profile directory the server runs under `node --cpu-prof` (tsx as a loader), written when it stops.
   const [command, args] = profileDir
-    ? [process.execPath, ["--cpu-prof", "--cpu-prof-dir", profileDir, "--import", "tsx", ...serve]]
-    : [path.join(ROOT, "node_modules/.bin/tsx"), serve];
+    ? [process.execPath, ["--cpu-prof", "--cpu-prof-dir", profileDir, "--import", "tsx", ...fromSource]]
+    : [path.join(ROOT, "node_modules/.bin/tsx"), fromSource];
   const logFile = path.join(dataDir, "server.log");
   const logFd = openSync(logFile, "a", 0o600);
   const child = spawn(command, args, {

@@ -3,7 +3,7 @@
  *
  *   PRICING_BASE_URL=https://pricing.example.com/public/v1 \
  *   PRICING_ACCESS_KEY=... PRICING_SECRET_KEY=... PRICING_COMPANY_ID=acme-eu \
- *   npx tsx packages/client/examples/next-week-prices.ts
+ *   pnpm --filter @pricing/client example
  *
  * Reads the latest persisted run (the nightly batch); when the company has none yet, asks for a dry-run compute,
  * which persists nothing.

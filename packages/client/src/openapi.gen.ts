@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Compute RL recommendations on demand
-         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting.
+         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting. Limited per partner to 60 per minute (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
          */
         post: operations["computeRecommendations"];
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Train a fresh RL policy artifact
-         * @description Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved.
+         * @description Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved. Limited per partner to 10 per 60 minutes (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
          */
         post: operations["trainModel"];
         delete?: never;
@@ -174,7 +174,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "model_id_stale" | "training_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -186,18 +186,147 @@ export interface components {
         };
         /**
          * @example {
-         *       "access_token": "eyJhbGciOiJIUzI1NiIsImtpZCI6Ii4uLiJ9.e30.sig",
-         *       "token_type": "Bearer",
-         *       "expires_in": 900
+         *       "company_id": "acme-eu",
+         *       "source": "rule",
+         *       "model_id": null,
+         *       "latest": null,
+         *       "approved": null,
+         *       "fallback_reason": "no_artifact"
          *     }
          */
-        Token: {
-            /** @description JWT to send as `Authorization: Bearer <token>`. */
-            access_token: string;
-            /** @constant */
-            token_type: "Bearer";
-            /** @description Lifetime in seconds (900). */
-            expires_in: number;
+        ModelReport: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /**
+             * @description What backs inference.
+             * @enum {string}
+             */
+            source: "approved" | "latest" | "rule";
+            /** @description The artifact backing inference; null for rule. */
+            model_id: string | null;
+            latest: {
+                /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+                model_id: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                trained_at: string;
+                /** @description Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort. */
+                metrics: {
+                    /** @description Exact expected margin (currency) of the policy over the horizon, under the fitted demand model. */
+                    policyMargin?: number;
+                    /** @description Exact expected margin of the rule under the same model, over the products the rule prices. */
+                    ruleMargin?: number;
+                    /** @description 100 * (policyMargin / ruleMargin - 1). */
+                    upliftPct?: number;
+                    /** @description The policy network's own estimate of policyMargin (its value of the first day's states); far from policyMargin means the network's values are off even where its prices are good. */
+                    networkEstimatedMargin?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
+                     */
+                    estimatedMargin?: number;
+                } & {
+                    [key: string]: number;
+                };
+            } | null;
+            approved: {
+                /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+                model_id: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                trained_at: string;
+                /** @description Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort. */
+                metrics: {
+                    /** @description Exact expected margin (currency) of the policy over the horizon, under the fitted demand model. */
+                    policyMargin?: number;
+                    /** @description Exact expected margin of the rule under the same model, over the products the rule prices. */
+                    ruleMargin?: number;
+                    /** @description 100 * (policyMargin / ruleMargin - 1). */
+                    upliftPct?: number;
+                    /** @description The policy network's own estimate of policyMargin (its value of the first day's states); far from policyMargin means the network's values are off even where its prices are good. */
+                    networkEstimatedMargin?: number;
+                    /**
+                     * @deprecated
+                     * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
+                     */
+                    estimatedMargin?: number;
+                } & {
+                    [key: string]: number;
+                };
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                approved_at: string;
+            } | null;
+            fallback_reason: ("no_artifact" | "artifact_unreadable") | null;
+        };
+        /**
+         * @example {
+         *       "company_id": "acme-eu",
+         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "version": 3,
+         *       "trained_at": "2026-11-22T10:15:42.000Z",
+         *       "auto_approved": false,
+         *       "slots": {
+         *         "latest": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *         "approved": "mdl_01JCZZ8XH2M4N6P8R0S2T4V6W8"
+         *       },
+         *       "metrics": {
+         *         "policyMargin": 51258.51,
+         *         "ruleMargin": 49875.62,
+         *         "upliftPct": 2.77,
+         *         "trainingSeconds": 31.2,
+         *         "episodes": 48
+         *       }
+         *     }
+         */
+        TrainResponse: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+            model_id: string;
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            trained_at: string;
+            auto_approved: boolean;
+            slots: {
+                latest: string | null;
+                approved: string | null;
+            };
+            /** @description Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort. */
+            metrics: {
+                /** @description Exact expected margin (currency) of the policy over the horizon, under the fitted demand model. */
+                policyMargin?: number;
+                /** @description Exact expected margin of the rule under the same model, over the products the rule prices. */
+                ruleMargin?: number;
+                /** @description 100 * (policyMargin / ruleMargin - 1). */
+                upliftPct?: number;
+                /** @description The policy network's own estimate of policyMargin (its value of the first day's states); far from policyMargin means the network's values are off even where its prices are good. */
+                networkEstimatedMargin?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
+                 */
+                estimatedMargin?: number;
+            } & {
+                [key: string]: number;
+            };
         };
         /**
          * @example {
@@ -370,108 +499,6 @@ export interface components {
             model_id: string | null;
             recommendations: components["schemas"]["Recommendation"][];
         };
-        /**
-         * @example {
-         *       "company_id": "acme-eu",
-         *       "source": "rule",
-         *       "model_id": null,
-         *       "latest": null,
-         *       "approved": null,
-         *       "fallback_reason": "no_artifact"
-         *     }
-         */
-        ModelReport: {
-            /**
-             * @description Target company; only companies mapped to the partner are reachable.
-             * @example acme-eu
-             */
-            company_id: string;
-            /**
-             * @description What backs inference.
-             * @enum {string}
-             */
-            source: "approved" | "latest" | "rule";
-            /** @description The artifact backing inference; null for rule. */
-            model_id: string | null;
-            latest: {
-                /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
-                model_id: string;
-                version: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-11-21T02:00:00.000Z
-                 */
-                trained_at: string;
-                /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
-                metrics: {
-                    [key: string]: number;
-                };
-            } | null;
-            approved: {
-                /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
-                model_id: string;
-                version: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-11-21T02:00:00.000Z
-                 */
-                trained_at: string;
-                /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
-                metrics: {
-                    [key: string]: number;
-                };
-                /**
-                 * Format: date-time
-                 * @example 2026-11-21T02:00:00.000Z
-                 */
-                approved_at: string;
-            } | null;
-            fallback_reason: ("no_artifact" | "artifact_unreadable") | null;
-        };
-        /**
-         * @example {
-         *       "company_id": "acme-eu",
-         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-         *       "version": 3,
-         *       "trained_at": "2026-11-22T10:15:42.000Z",
-         *       "auto_approved": false,
-         *       "slots": {
-         *         "latest": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
-         *         "approved": "mdl_01JCZZ8XH2M4N6P8R0S2T4V6W8"
-         *       },
-         *       "metrics": {
-         *         "policyMargin": 51258.51,
-         *         "ruleMargin": 49875.62,
-         *         "upliftPct": 2.77,
-         *         "trainingSeconds": 31.2,
-         *         "episodes": 48
-         *       }
-         *     }
-         */
-        TrainResponse: {
-            /**
-             * @description Target company; only companies mapped to the partner are reachable.
-             * @example acme-eu
-             */
-            company_id: string;
-            /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
-            model_id: string;
-            version: number;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T02:00:00.000Z
-             */
-            trained_at: string;
-            auto_approved: boolean;
-            slots: {
-                latest: string | null;
-                approved: string | null;
-            };
-            /** @description Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum. */
-            metrics: {
-                [key: string]: number;
-            };
-        };
         ListedRun: {
             run_id: string;
             /**
@@ -544,6 +571,21 @@ export interface components {
             /** @description Newest first. */
             runs: components["schemas"]["ListedRun"][];
         };
+        /**
+         * @example {
+         *       "access_token": "eyJhbGciOiJIUzI1NiIsImtpZCI6Ii4uLiJ9.e30.sig",
+         *       "token_type": "Bearer",
+         *       "expires_in": 900
+         *     }
+         */
+        Token: {
+            /** @description JWT to send as `Authorization: Bearer <token>`. */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description Lifetime in seconds (900). */
+            expires_in: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -602,6 +644,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code payload_too_large. */
             413: {
                 headers: {
@@ -622,6 +673,15 @@ export interface operations {
             };
             /** @description Error envelope with code rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -713,8 +773,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -795,8 +873,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -852,11 +948,13 @@ export interface operations {
                     dry_run?: boolean;
                     /**
                      * Format: date
+                     * @description First date priced; default the company's today. Not before the company's today (in its time zone) and at most 366 days after it; the range spans at most 366 days. Outside these bounds: 400 validation_error.
                      * @example 2026-11-21
                      */
                     start_date?: string;
                     /**
                      * Format: date
+                     * @description Last date priced; default start_date plus the server's run length. Not before the company's today (in its time zone) and at most 366 days after it; the range spans at most 366 days. Outside these bounds: 400 validation_error.
                      * @example 2026-11-21
                      */
                     end_date?: string;
@@ -900,6 +998,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code payload_too_large. */
             413: {
                 headers: {
@@ -920,6 +1027,15 @@ export interface operations {
             };
             /** @description Error envelope with code rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1013,6 +1129,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code training_in_progress. */
             409: {
                 headers: {
@@ -1051,6 +1176,15 @@ export interface operations {
             };
             /** @description Error envelope with code rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1144,6 +1278,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code model_id_stale. */
             409: {
                 headers: {
@@ -1173,6 +1316,15 @@ export interface operations {
             };
             /** @description Error envelope with code rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1251,8 +1403,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,8 @@ import { ApiError } from "./errors.js";
 import type { RateLimitCheck } from "./rate-limits.js";
 import type { AuthService } from "./services.js";
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
+// The scheme name is case-insensitive (RFC 7235 §2.1); the token is not.
+const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i;
 
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;

@@ -7,11 +7,14 @@ const FASTIFY_CODES: Record<string, ApiError["code"]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
   FST_ERR_CTP_INVALID_JSON_BODY: "validation_error",
   FST_ERR_CTP_EMPTY_JSON_BODY: "validation_error",
+  FST_ERR_BAD_URL: "validation_error",
 };
 
 const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON.",
   FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty but Content-Type is application/json.",
+  // Fastify's own text echoes the URL, which may carry a secret.
+  FST_ERR_BAD_URL: "The request URL is malformed: check its percent-encoding.",
 };
 
 /**
@@ -20,8 +23,10 @@ const FASTIFY_MESSAGES: Record<string, string> = {
  */
 const FRAMEWORK_STATUS_CODES: readonly ApiError["code"][] = [
   "not_found",
+  "request_timeout",
   "payload_too_large",
   "unsupported_media_type",
+  "headers_too_large",
   "rate_limited",
   "unavailable",
 ];
@@ -86,6 +91,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, apiError
     Object.entries(apiError.headers).map(([name, value]) => [name.toLowerCase(), value]),
   );
   header["content-type"] = "application/json; charset=utf-8";
+  // Set here as well as by the hooks, since a framework error (a malformed URL) is answered before any hook runs.
+  header["x-request-id"] = request.id;
+  header["x-content-type-options"] = "nosniff";
   const retryAfter = DEFAULT_RETRY_AFTER_SECONDS[apiError.code];
   if (retryAfter !== undefined) header["retry-after"] ??= String(retryAfter);
   if (apiError.code === "invalid_token" || apiError.code === "token_expired") {
@@ -97,17 +105,25 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, apiError
     .send(JSON.stringify(toEnvelope(apiError, request.id)));
 }
 
+/** Logs the error at the level its code deserves and answers the envelope. */
+export function replyWithError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limits: { bodyLimit?: number } = {},
+): FastifyReply {
+  const apiError = toApiError(error, limits);
+  if (apiError.code === "internal_error") {
+    request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
+  } else if (apiError.statusCode >= 500) {
+    request.log.warn({ code: apiError.code, status: apiError.statusCode }, "request refused");
+  } else {
+    request.log.info({ code: apiError.code, status: apiError.statusCode }, "request rejected");
+  }
+  return sendError(request, reply, apiError);
+}
+
 export function installErrorHandling(app: FastifyInstance, limits: { bodyLimit: number }): void {
-  app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error, limits);
-    if (apiError.code === "internal_error") {
-      request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
-    } else if (apiError.statusCode >= 500) {
-      request.log.warn({ code: apiError.code, status: apiError.statusCode }, "request refused");
-    } else {
-      request.log.info({ code: apiError.code, status: apiError.statusCode }, "request rejected");
-    }
-    return sendError(request, reply, apiError);
-  });
+  app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply, limits));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError("not_found")));
 }

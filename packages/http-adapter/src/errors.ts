@@ -9,11 +9,13 @@ export const ERROR_CODES = [
   "company_not_found",
   "no_run_at_offset",
   "not_found",
+  "request_timeout",
   "model_id_stale",
   "training_in_progress",
   "payload_too_large",
   "unsupported_media_type",
   "insufficient_history",
+  "headers_too_large",
   "rate_limited",
   "internal_error",
   "unavailable",
@@ -35,6 +37,8 @@ export function codeToStatus(code: ErrorCode): number {
     case "no_run_at_offset":
     case "not_found":
       return 404;
+    case "request_timeout":
+      return 408;
     case "model_id_stale":
     case "training_in_progress":
       return 409;
@@ -44,6 +48,8 @@ export function codeToStatus(code: ErrorCode): number {
       return 415;
     case "insufficient_history":
       return 422;
+    case "headers_too_large":
+      return 431;
     case "rate_limited":
       return 429;
     case "internal_error":
@@ -62,11 +68,13 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   company_not_found: "Company not found.",
   no_run_at_offset: "No persisted run exists at this runs_ago offset.",
   not_found: "Route not found.",
+  request_timeout: "The request was not received in time; send its headers and body without pausing.",
   model_id_stale: "The model_id is not the current latest artifact; read GET /v2/model for the current id.",
   training_in_progress: "A training run for this company is already in progress.",
   payload_too_large: "The request body is too large.",
   unsupported_media_type: "The request body must be application/json.",
   insufficient_history: "The company has too little sales history to fit a model.",
+  headers_too_large: "The request headers are too large.",
   rate_limited: "Too many requests; retry later.",
   internal_error: "An internal error occurred.",
   unavailable: "The service is unavailable; retry later.",
@@ -158,10 +166,15 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<number, Erro
   return out;
 }
 
-/** Codes every route can answer with, whatever it does (not_found: a mistyped path under the base URL). */
+/**
+ * Codes every route can answer with, whatever it does (not_found: a mistyped path under the base URL;
+ * request_timeout and headers_too_large: the server's bounds on receiving a request).
+ */
 export const COMMON_ERROR_CODES: readonly ErrorCode[] = [
   "validation_error",
   "not_found",
+  "request_timeout",
+  "headers_too_large",
   "rate_limited",
   "internal_error",
   "unavailable",

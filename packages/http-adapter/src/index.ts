@@ -10,6 +10,7 @@ export {
   errorEnvelopeSchema,
   isApiError,
 } from "./errors.js";
+export { logSerializers, redactUrl } from "./log-redaction.js";
 export type { OpenApiOptions } from "./openapi.js";
 export { API_VERSION } from "./openapi.js";
 export { renderOpenApiDocument } from "./openapi-document.js";

@@ -112,7 +112,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
   });
   if (options.docs !== false) {
-    await app.register(swaggerUi, { routePrefix: "/public/v1/docs" });
+    await app.register(swaggerUi, { routePrefix: "/public/v1/docs", staticCSP: true });
   }
 }
 

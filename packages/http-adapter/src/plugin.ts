@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
-import { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import fp from "fastify-plugin";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { installBearerAuth } from "./bearer-auth.js";
-import { installErrorHandling } from "./error-handler.js";
+import { clientErrorHandler } from "./client-errors.js";
+import { installErrorHandling, replyWithError } from "./error-handler.js";
+import { installConcurrencyCap, partnerLimitOf } from "./expensive-operations.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
 import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
 import { registerAuthToken } from "./routes/auth-token.js";
@@ -36,17 +39,21 @@ export interface PricingApiOptions {
 
 /**
  * Server options the adapter relies on: a UUID request id (never taken from the client), logged as `request_id`,
- * and the 64 KiB body limit. Spread them into `Fastify({...})` of a host application.
+ * the 64 KiB body limit, and the error envelope for what fails before routing (a malformed URL, and the Node
+ * server's own refusals: headers too large, a request not received in time). Spread them into `Fastify({...})` of
+ * a host application.
  */
 export function adapterServerOptions(): Pick<
   FastifyServerOptions,
-  "genReqId" | "requestIdHeader" | "logController" | "bodyLimit"
+  "genReqId" | "requestIdHeader" | "logController" | "bodyLimit" | "frameworkErrors" | "clientErrorHandler"
 > {
   return {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: "request_id" }),
     bodyLimit: DEFAULT_BODY_LIMIT,
+    frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
+    clientErrorHandler,
   };
 }
 
@@ -67,6 +74,15 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     reply.header("x-request-id", request.id);
   });
   installErrorHandling(app, { bodyLimit });
+  // nosniff and the other helmet defaults on every answer. The API serves only JSON, so its own policy allows
+  // nothing; the docs page sends the policy its scripts need (swagger-ui's `staticCSP`), which replaces this one.
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+  });
 
   if (origins.length > 0) {
     await app.register(cors, {
@@ -84,6 +100,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     auth: options.auth,
     pricing: options.pricing,
     bodyLimit,
+    limits,
     tokenLimits: {
       perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`),
       perKey: createRateLimitCheck(app, limits.tokenPerKey, (r) => {
@@ -92,9 +109,13 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
       }),
     },
   };
-  const partnerLimit = createRateLimitCheck(app, limits.dataPerPartner, (r) =>
-    r.principal ? `partner:${r.principal.partnerId}` : undefined,
-  );
+  const perPartner = (prefix: string) => (r: FastifyRequest) =>
+    r.principal ? `${prefix}:${r.principal.partnerId}` : undefined;
+  const partnerLimit = partnerLimitOf({
+    data: createRateLimitCheck(app, limits.dataPerPartner, perPartner("partner")),
+    compute: createRateLimitCheck(app, limits.computePerPartner, perPartner("compute")),
+    train: createRateLimitCheck(app, limits.trainPerPartner, perPartner("train")),
+  });
 
   const v2 = (hidden: boolean) => async (scope: FastifyInstance) => {
     scope.setValidatorCompiler(validatorCompiler);
@@ -102,6 +123,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     // Only JSON bodies are accepted, so anything else is a 415 rather than a validation error.
     scope.removeContentTypeParser("text/plain");
     installBearerAuth(scope, options.auth, partnerLimit);
+    installConcurrencyCap(scope, limits.expensiveConcurrency);
     const routeDeps: RouteDeps = { ...deps, hidden };
     registerGetRecommendations(scope, routeDeps);
     registerListRuns(scope, routeDeps);

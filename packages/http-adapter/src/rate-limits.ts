@@ -13,8 +13,19 @@ export const rateLimitsSchema = z.object({
   tokenPerKey: windowSchema.default({ max: 30, windowMs: 60_000 }),
   /** Token exchanges per client address. */
   tokenPerAddress: windowSchema.default({ max: 120, windowMs: 60_000 }),
-  /** Data-endpoint requests per partner. */
+  /** Data-endpoint requests per partner, the expensive operations apart. */
   dataPerPartner: windowSchema.default({ max: 600, windowMs: 60_000 }),
+  /** POST /v2/recommendations/compute per partner. */
+  computePerPartner: windowSchema.default({ max: 60, windowMs: 60_000 }),
+  /** POST /v2/model/train per partner. */
+  trainPerPartner: windowSchema.default({ max: 10, windowMs: 3_600_000 }),
+  /** Compute and train requests in flight at once, per partner and on the whole server. */
+  expensiveConcurrency: z
+    .object({
+      perPartner: z.number().int().positive().default(2),
+      total: z.number().int().positive().default(4),
+    })
+    .prefault({}),
 });
 
 export type RateLimits = z.output<typeof rateLimitsSchema>;

@@ -1,4 +1,4 @@
-import { adapterServerOptions, pricingApi } from "@pricing/http-adapter";
+import { adapterServerOptions, logSerializers, type PricingService, pricingApi } from "@pricing/http-adapter";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
@@ -9,6 +9,11 @@ import { createPricingService } from "./services/pricing-service.js";
 export interface AppOptions extends Omit<ServerContextOptions, "logger"> {
   /** Where JSON log lines go (default stdout); tests capture them here. */
   logStream?: DestinationStream;
+  /**
+   * The V2 operations the routes call; default `createPricingService(ctx)`. Only a test that needs a handler the
+   * real operations cannot give (one that holds the event loop on cue) replaces it.
+   */
+  pricing?: (ctx: ServerContext) => PricingService;
 }
 
 export interface App {
@@ -21,10 +26,30 @@ export interface App {
 /** Paths pino must never print, should a serializer ever include them. */
 const REDACT = ["req.headers.authorization", "req.body", "access_token", "secret_key", "*.secret_key"];
 
+/**
+ * Node's bounds on receiving a request: the headers, the whole request, idle keep-alive. They end when the request
+ * has arrived, so a long handler (a synchronous training) is never cut. No socket inactivity timeout
+ * (`connectionTimeout`), which would. Node checks the first two every `connectionsCheckingInterval` (30 s by
+ * default), so the check runs often enough for the bounds to mean what they say.
+ */
+function receivingBounds(config: Config) {
+  const checkEvery = Math.max(10, Math.min(1000, Math.floor(config.headersTimeoutMs / 4)));
+  return {
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      connectionsCheckingInterval: checkEvery,
+    },
+  };
+}
+
 /** The composition root: logger, context, Fastify with the adapter plugin. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = pino(
-    { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
+    { level: config.logLevel, serializers: logSerializers, redact: { paths: REDACT, censor: "[redacted]" } },
     // Asynchronous writes: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
     options.logStream ?? pino.destination({ dest: 1, sync: false }),
   );
@@ -33,7 +58,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...adapterServerOptions(),
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
+    ...receivingBounds(config),
   });
+  app.server.maxConnections = config.maxConnections;
   try {
     let closing = false;
     app.addHook("preClose", (done) => {
@@ -50,7 +77,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
     await app.register(pricingApi, {
       auth: ctx.auth,
-      pricing: createPricingService(ctx),
+      pricing: (options.pricing ?? createPricingService)(ctx),
       readiness: () => pingDatabase(ctx.db),
       corsOrigins: config.corsOrigins,
       rateLimits: config.rateLimits,

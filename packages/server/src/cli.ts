@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { runCli } from "./cli/program.js";
 
 process.exitCode = await runCli(process.argv.slice(2));

@@ -73,14 +73,16 @@ const serverSettings = {
   jwtSecret: {
     schema: z.string().optional(),
     env: "PRICING_JWT_SECRET",
-    documentedDefault: "generated once into `<data dir>/jwt-secret`, mode 0600",
-    description: "HS256 key signing the bearer tokens, at least 32 characters",
+    documentedDefault: "generated once into `<data dir>/jwt-secret` (one key a line), mode 0600",
+    description:
+      "HS256 keys of the bearer tokens, comma-separated, each at least 32 characters: the first signs, all verify (by `kid`); see `packages/server/README.md` to rotate",
   },
   keyPepper: {
     schema: z.string().optional(),
     env: "PRICING_KEY_PEPPER",
-    documentedDefault: "generated once into `<data dir>/key-pepper`, mode 0600",
-    description: "HMAC key of the stored secret-key hashes, at least 32 characters",
+    documentedDefault: "generated once into `<data dir>/key-pepper` (one key a line), mode 0600",
+    description:
+      "HMAC keys of the stored secret-key hashes, comma-separated, each at least 32 characters: the first hashes new keys, each hash names its own",
   },
   jwtIssuer: {
     schema: z.string().min(1).default("pricing-api"),
@@ -106,9 +108,34 @@ const serverSettings = {
     env: "PRICING_RATE_LIMITS",
     fromText: json,
     documentedDefault:
-      "token exchanges 30/min per key and 120/min per address; data calls 600/min per partner",
+      "token exchanges 30/min per key and 120/min per address; data calls 600/min per partner; computes 60/min and trainings 10/hour per partner, 2 of them in flight per partner and 4 on the server",
     description:
-      'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; limits left out keep their default (counters are per process)',
+      'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; keys `tokenPerKey`, `tokenPerAddress`, `dataPerPartner`, `computePerPartner`, `trainPerPartner` (`{max, windowMs}`) and `expensiveConcurrency` (`{perPartner, total}`); limits left out keep their default (counters are per process)',
+  },
+  headersTimeoutMs: {
+    schema: z.number().int().min(1).max(600_000).default(10_000),
+    env: "PRICING_HEADERS_TIMEOUT_MS",
+    fromText: Number,
+    description: "milliseconds a client has to send a request's headers; slower is 408 `request_timeout`",
+  },
+  requestTimeoutMs: {
+    schema: z.number().int().min(1).max(3_600_000).default(30_000),
+    env: "PRICING_REQUEST_TIMEOUT_MS",
+    fromText: Number,
+    description:
+      "milliseconds a client has to send a whole request, headers and body; slower is 408 `request_timeout`. Bounds receiving only, never the handler's run time; at least `headersTimeoutMs`",
+  },
+  keepAliveTimeoutMs: {
+    schema: z.number().int().min(1).max(600_000).default(5_000),
+    env: "PRICING_KEEP_ALIVE_TIMEOUT_MS",
+    fromText: Number,
+    description: "milliseconds an idle keep-alive connection stays open between requests",
+  },
+  maxConnections: {
+    schema: z.number().int().min(1).max(1_000_000).default(1024),
+    env: "PRICING_MAX_CONNECTIONS",
+    fromText: Number,
+    description: "open connections the server holds at once; one more is closed as soon as it is accepted",
   },
   trustProxy: {
     schema: z.union([z.boolean(), z.string().min(1)]).default(false),
@@ -195,6 +222,10 @@ function shapeOf<T extends Record<string, SettingSpec>>(settings: T): ShapeOf<T>
 /** Every setting of the server; `pricing` holds those of the V2 pricing operations (runtime, batch, training). */
 export const configSchema = z
   .object({ ...shapeOf(serverSettings), pricing: z.object(shapeOf(pricingSettings)).prefault({}) })
+  .refine((config) => config.headersTimeoutMs <= config.requestTimeoutMs, {
+    path: ["requestTimeoutMs"],
+    message: "must be at least headersTimeoutMs",
+  })
   .transform((config) => {
     const dataDir = resolve(config.dataDir);
     const artifactsDir = resolve(config.pricing.artifactsDir ?? join(dataDir, "artifacts"));

@@ -3,7 +3,8 @@ import type { AuthService } from "@pricing/http-adapter";
 import { createPolicyStore, type PolicyResolver, type PolicyStore } from "@pricing/policy-store";
 import pino, { type Logger } from "pino";
 import { createAuthService } from "./auth/auth-service.js";
-import { loadOrCreateSecret } from "./auth/secret-file.js";
+import { type KeyRing, keyRing } from "./auth/key-ring.js";
+import { loadOrCreateSecrets } from "./auth/secret-file.js";
 import { createTokenSigner, type TokenSigner } from "./auth/token-signer.js";
 import { type Clock, systemClock } from "./clock.js";
 import type { Config } from "./config.js";
@@ -45,8 +46,8 @@ export interface ServerContext {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** HMAC key of stored secret-key hashes. */
-  pepper: string;
+  /** HMAC keys of stored secret-key hashes: the current one hashes new keys, each verifies its own. */
+  pepper: KeyRing;
   signer: TokenSigner;
   auth: AuthService;
   repositories: Repositories;
@@ -94,14 +95,17 @@ export async function createServerContext(
   const db = options.db ?? createDatabase({ ...config, pgSchema: options.pgSchema });
   try {
     if (options.migrate !== false) await migrateToLatest(db);
-    const pepper = loadOrCreateSecret(config.dataDir, "key-pepper", config.keyPepper);
+    const pepper = keyRing("pepper", loadOrCreateSecrets(config.dataDir, "key-pepper", config.keyPepper));
     const signer = createTokenSigner({
-      secret: loadOrCreateSecret(config.dataDir, "jwt-secret", config.jwtSecret),
+      keys: keyRing("kid", loadOrCreateSecrets(config.dataDir, "jwt-secret", config.jwtSecret)),
       issuer: config.jwtIssuer,
       audience: config.jwtAudience,
       clock,
     });
     const partners = createPartnerRepository(db, clock);
+    // Hashes stored before they named their pepper were all made by the one pepper there was: the current one,
+    // provided the operator upgrades before adding a new pepper (packages/server/README.md).
+    await partners.assignPepperToUnnamedHashes(pepper.current.id);
     const companies = createCompanyRepository(db, clock);
     const store = createPolicyStore({ root: config.pricing.artifactsDir, clock });
     const policies = { store, resolver: createPolicyResolver(store) };
@@ -114,7 +118,7 @@ export async function createServerContext(
       logger: options.logger ?? pino({ level: "silent" }),
       pepper,
       signer,
-      auth: createAuthService({ partners, companies, signer, pepper }),
+      auth: createAuthService({ partners, companies, signer, peppers: pepper }),
       repositories: {
         partners,
         companies,

@@ -1,7 +1,8 @@
 export { type App, type AppOptions, buildApp, type RunningServer, startServer } from "./app.js";
 export { createAuthService } from "./auth/auth-service.js";
 export { hashSecret, type IssuedCredentials, issueCredentials } from "./auth/credentials.js";
-export { loadOrCreateSecret } from "./auth/secret-file.js";
+export { type KeyRing, keyRing, type RingKey } from "./auth/key-ring.js";
+export { loadOrCreateSecrets } from "./auth/secret-file.js";
 export { createTokenSigner, TOKEN_LIFETIME_SECONDS, type TokenSigner } from "./auth/token-signer.js";
 export { CliError, type CliIo, type CliRuntime } from "./cli/cli-runtime.js";
 export { COMMANDS, type RegisterCommands } from "./cli/commands/index.js";

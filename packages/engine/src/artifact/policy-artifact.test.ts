@@ -5,6 +5,7 @@ import { trainingDataFromProblems } from "../policy/training-input.js";
 import { buildProblem } from "../problem/problem-setup.js";
 import { PolicyArtifactError } from "./artifact-error.js";
 import { loadPolicyArtifact, serializeArtifact } from "./policy-artifact.js";
+import { type PolicyManifest, PolicyManifestSchema } from "./policy-manifest.js";
 
 const prices = [6, 7, 8, 9, 10, 11, 12, 13, 14];
 const setup = (productId: string, stock: number | null) => ({
@@ -85,6 +86,20 @@ describe("policy artifact", () => {
     };
     const loaded = await loadPolicyArtifact({ manifest: legacy, weights: artifact.weights });
     expect(loaded.priceStates(states)).toEqual(policy.priceStates(states));
+    loaded.dispose();
+  });
+
+  it("reads `estimatedMargin` of a manifest written before the rename as `networkEstimatedMargin`", async () => {
+    const artifact = roundTrip(serializeArtifact(policy));
+    const { networkEstimatedMargin, ...metrics } = (artifact.manifest as PolicyManifest).metrics;
+    const legacy = {
+      ...(artifact.manifest as PolicyManifest),
+      metrics: { ...metrics, estimatedMargin: 123.5 },
+    };
+    expect(networkEstimatedMargin).toBe(policy.data.training.estimatedValue);
+    expect(PolicyManifestSchema.parse(legacy).metrics).toEqual({ ...metrics, networkEstimatedMargin: 123.5 });
+    const loaded = await loadPolicyArtifact({ manifest: legacy, weights: artifact.weights });
+    expect(loaded.data.training.estimatedValue).toBe(123.5);
     loaded.dispose();
   });
 

@@ -71,7 +71,7 @@ export function serializeArtifact(policy: RlPolicy, options: SerializeOptions = 
     sampledStates: t.sampledStates,
     gradientSteps: t.gradientSteps,
     finalLoss: t.finalLoss,
-    estimatedMargin: t.estimatedValue,
+    networkEstimatedMargin: t.estimatedValue,
     ...(options.safety === undefined ? {} : { safety: options.safety }),
   };
   const manifest: PolicyManifest = {
@@ -195,7 +195,7 @@ export async function loadPolicyArtifact(artifact: {
         sampledStates: m.metrics.sampledStates,
         gradientSteps: m.metrics.gradientSteps,
         finalLoss: m.metrics.finalLoss,
-        estimatedValue: m.metrics.estimatedMargin,
+        estimatedValue: m.metrics.networkEstimatedMargin,
       },
     });
   } catch (error) {

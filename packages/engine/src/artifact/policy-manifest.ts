@@ -34,7 +34,7 @@ export const SafetyReportSchema = z.strictObject({
   products: z.array(ProductSafetySchema),
 });
 
-export const PolicyMetricsSchema = z.strictObject({
+const PolicyMetricsShape = z.strictObject({
   /** Exact expected margin (currency) over the horizon under the fitted model; null when not evaluated. */
   policyMargin: z.number().nullable(),
   ruleMargin: z.number().nullable(),
@@ -45,12 +45,24 @@ export const PolicyMetricsSchema = z.strictObject({
   sampledStates: z.number().int().nonnegative(),
   gradientSteps: z.number().int().nonnegative(),
   finalLoss: z.number(),
-  /** The network's own estimate of the expected margin, summed over products. */
-  estimatedMargin: z.number(),
+  /**
+   * The Q-network's own estimate of `policyMargin`: the mean Bellman value of the sampled first-day states, summed
+   * over products. Far from `policyMargin`, the network's values are off even where its prices are good.
+   */
+  networkEstimatedMargin: z.number(),
   /** Safe improvement over the rule: worst-case margins and the decision per product; absent when not checked. */
   safety: SafetyReportSchema.optional(),
 });
-export type PolicyMetrics = z.infer<typeof PolicyMetricsSchema>;
+export type PolicyMetrics = z.infer<typeof PolicyMetricsShape>;
+
+/** Manifests written before the rename name `networkEstimatedMargin` `estimatedMargin` (existing data dirs). */
+function renameLegacyMetrics(raw: unknown): unknown {
+  if (raw === null || typeof raw !== "object" || !("estimatedMargin" in raw)) return raw;
+  const { estimatedMargin, ...rest } = raw as Record<string, unknown>;
+  return { networkEstimatedMargin: estimatedMargin, ...rest };
+}
+
+export const PolicyMetricsSchema = z.preprocess(renameLegacyMetrics, PolicyMetricsShape);
 
 /**
  * The artifact's manifest: plain JSON, validated on load. Everything numeric and large (network weights, the

@@ -29,6 +29,14 @@ export interface TrainInWorkerOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The thread's entry point: built JS runs `train-worker.js` as is; the TypeScript source (tests, tsx) goes through a
+ * bootstrap that registers tsx in the thread, so the thread needs no loader flags from the parent.
+ */
+const WORKER_ENTRY = import.meta.url.endsWith(".ts")
+  ? new URL("./train-worker-bootstrap.mjs", import.meta.url)
+  : new URL("./train-worker.js", import.meta.url);
+
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException("training aborted", "AbortError");
 }
@@ -51,8 +59,7 @@ export function trainInWorker(
     progressEveryMs: options.progressEveryMs ?? 0,
   };
   return new Promise<PolicyArtifact>((resolve, reject) => {
-    // The bootstrap registers tsx itself, so the thread gets no loader flags from the parent.
-    const worker = new Worker(new URL("./train-worker-bootstrap.mjs", import.meta.url), {
+    const worker = new Worker(WORKER_ENTRY, {
       workerData: request,
       execArgv: [],
     });

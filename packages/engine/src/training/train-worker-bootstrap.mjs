@@ -1,4 +1,5 @@
-// Loads the TypeScript training worker: registers tsx's loader in this thread, then imports the entry point.
+// The training thread's entry when running from source (the built package runs train-worker.js directly):
+// registers tsx's loader in this thread, then imports the TypeScript entry point. tsx is a dev dependency only.
 import { register } from "tsx/esm/api";
 
 register();

@@ -197,6 +197,7 @@ describe("POST /public/v1/auth/token", () => {
       expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("POST", "/public/v1/auth/token");
     errors.itCoversEveryDocumentedCode();
   });
 });

@@ -37,6 +37,7 @@ export function registerAuthToken(app: FastifyInstance, deps: RouteDeps): void {
     handler: async (request, reply) => {
       // RFC 6749 §5.1: a response carrying a token must not be stored by any cache.
       reply.header("cache-control", "no-store");
+      reply.header("pragma", "no-cache");
       return deps.auth.exchangeToken(request.body, requestContext(request));
     },
   });

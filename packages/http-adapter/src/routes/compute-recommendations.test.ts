@@ -119,6 +119,9 @@ describe("POST /v2/recommendations/compute", () => {
           [{ company_id: COMPANY, start_date: "2026-13-01" }, "start_date"],
           [{ company_id: COMPANY, start_date: "2026-11-28", end_date: "2026-11-22" }, "start_date"],
           [{ company_id: COMPANY, horizon_days: 7 }, "horizon_days"],
+          // 367 days, wherever they lie: the one bound that needs no company's today.
+          [{ company_id: COMPANY, start_date: "2026-11-22", end_date: "2027-11-23" }, "end_date"],
+          [{ company_id: COMPANY, start_date: "3088-01-01", end_date: "3089-01-02" }, "end_date"],
         ];
         for (const [payload, field] of cases) {
           const res = await app.inject({ method: "POST", url, payload, headers });
@@ -228,10 +231,10 @@ describe("POST /v2/recommendations/compute", () => {
       }
     });
 
-    errors.it("rate_limited", "over the partner's data limit, with Retry-After", async () => {
+    errors.it("rate_limited", "over the partner's compute limit, with Retry-After", async () => {
       const { app } = await startAdapterApp({
         pricing: computeStub(),
-        rateLimits: { dataPerPartner: { max: 1, windowMs: 60_000 } },
+        rateLimits: { computePerPartner: { max: 1, windowMs: 60_000 } },
       });
       const request = {
         method: "POST" as const,
@@ -290,6 +293,7 @@ describe("POST /v2/recommendations/compute", () => {
       expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("POST", "/public/v1/v2/recommendations/compute");
     errors.itCoversEveryDocumentedCode();
   });
 });

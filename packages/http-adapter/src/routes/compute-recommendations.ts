@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { BODY_ERROR_CODES, DATA_ROUTE_ERROR_CODES, errorResponses } from "../errors.js";
+import { describeExpensiveLimits } from "../expensive-operations.js";
 import { requestContext } from "../request-context.js";
 import { computeBodySchema, computeResponseSchema } from "../schemas/recommendations.js";
 import { BEARER_SECURITY, type RouteDeps } from "./route-deps.js";
@@ -15,11 +16,11 @@ export function registerComputeRecommendations(app: FastifyInstance, deps: Route
     method: "POST",
     url: "/v2/recommendations/compute",
     bodyLimit: deps.bodyLimit,
+    config: { expensive: "compute" },
     schema: {
       operationId: "computeRecommendations",
       summary: "Compute RL recommendations on demand",
-      description:
-        "Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting.",
+      description: `Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting. ${describeExpensiveLimits("compute", deps.limits)}`,
       tags: ["v2"],
       security: BEARER_SECURITY,
       hide: deps.hidden,

@@ -214,6 +214,7 @@ describe("GET /v2/model", () => {
       expect(Number(down.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("GET", "/public/v1/v2/model");
     errors.itCoversEveryDocumentedCode();
   });
 });

@@ -262,6 +262,7 @@ describe("GET /v2/recommendations", () => {
       expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("GET", "/public/v1/v2/recommendations");
     errors.itCoversEveryDocumentedCode();
   });
 });

@@ -225,6 +225,7 @@ describe("GET /v2/runs", () => {
       expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("GET", "/public/v1/v2/runs");
     errors.itCoversEveryDocumentedCode();
   });
 });

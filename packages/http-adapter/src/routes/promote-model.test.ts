@@ -226,6 +226,7 @@ describe("POST /v2/model/promote", () => {
       expect(res.headers["retry-after"]).toBe("1");
     });
 
+    errors.itRefusesWhileReceiving("POST", "/public/v1/v2/model/promote");
     errors.itCoversEveryDocumentedCode();
   });
 });

@@ -1,4 +1,4 @@
-import type { RateLimitCheck } from "../rate-limits.js";
+import type { RateLimitCheck, RateLimits } from "../rate-limits.js";
 import type { AuthService, PricingService } from "../services.js";
 
 /** What every route file receives from the plugin. */
@@ -9,6 +9,8 @@ export interface RouteDeps {
   hidden: boolean;
   /** Largest accepted JSON body in bytes. */
   bodyLimit: number;
+  /** The limits in force, which the expensive operations' descriptions state. */
+  limits: RateLimits;
   tokenLimits: { perAddress: RateLimitCheck; perKey: RateLimitCheck };
 }
 

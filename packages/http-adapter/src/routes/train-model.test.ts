@@ -221,10 +221,10 @@ describe("POST /v2/model/train", () => {
       expectError(res, 415, "unsupported_media_type");
     });
 
-    errors.it("rate_limited", "over the partner's data limit, with Retry-After", async () => {
+    errors.it("rate_limited", "over the partner's train limit, with Retry-After", async () => {
       const { app } = await startAdapterApp({
         pricing: trainStub(),
-        rateLimits: { dataPerPartner: { max: 1, windowMs: 60_000 } },
+        rateLimits: { trainPerPartner: { max: 1, windowMs: 60_000 } },
       });
       const request = {
         method: "POST" as const,
@@ -283,6 +283,7 @@ describe("POST /v2/model/train", () => {
       expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     });
 
+    errors.itRefusesWhileReceiving("POST", "/public/v1/v2/model/train");
     errors.itCoversEveryDocumentedCode();
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { BODY_ERROR_CODES, DATA_ROUTE_ERROR_CODES, errorResponses } from "../errors.js";
+import { describeExpensiveLimits } from "../expensive-operations.js";
 import { requestContext } from "../request-context.js";
 import { trainBodySchema, trainResponseSchema } from "../schemas/model.js";
 import { BEARER_SECURITY, type RouteDeps } from "./route-deps.js";
@@ -20,11 +21,11 @@ export function registerTrainModel(app: FastifyInstance, deps: RouteDeps): void 
     method: "POST",
     url: "/v2/model/train",
     bodyLimit: deps.bodyLimit,
+    config: { expensive: "train" },
     schema: {
       operationId: "trainModel",
       summary: "Train a fresh RL policy artifact",
-      description:
-        "Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved.",
+      description: `Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved. ${describeExpensiveLimits("train", deps.limits)}`,
       tags: ["v2"],
       security: BEARER_SECURITY,
       hide: deps.hidden,

@@ -12,6 +12,21 @@ export const dateSchema = z
   .refine(isCalendarDate, "must be a valid calendar date")
   .meta({ format: "date", examples: ["2026-11-21"] });
 
+const DECIMAL_DIGITS = /^\d{1,15}$/;
+
+/**
+ * A whole-number query parameter, read strictly: only decimal digits, so `0x10`, `1e1` or ` 5` are refused rather
+ * than coerced to 16, 10 or 5 as `Number()` would.
+ */
+export function queryIntegerSchema(bounds: { min: number; max?: number; default: number }) {
+  let inner = z.number({ error: "must be a whole number written in decimal digits" }).int().min(bounds.min);
+  if (bounds.max !== undefined) inner = inner.max(bounds.max);
+  return z.preprocess(
+    (value) => (typeof value === "string" && DECIMAL_DIGITS.test(value) ? Number(value) : value),
+    inner.default(bounds.default),
+  );
+}
+
 /** An RFC 3339 UTC timestamp. */
 export const timestampSchema = z.iso.datetime().meta({ examples: ["2026-11-21T02:00:00.000Z"] });
 

@@ -1,9 +1,39 @@
 import { z } from "zod";
 import { companyIdSchema, modelIdSchema, sourceSchema, timestampSchema } from "./common.js";
 
+/**
+ * Metric names the API still sends for one release after a rename, each with the name replacing it: a response
+ * carries both, with the same value, whichever name the artifact was written with.
+ */
+export const DEPRECATED_METRIC_NAMES = { estimatedMargin: "networkEstimatedMargin" } as const;
+
 export const modelMetricsSchema = z
-  .record(z.string(), z.number())
-  .describe("Evaluation metrics of the artifact, e.g. expected margin vs rule and vs optimum.");
+  .object({
+    policyMargin: z
+      .number()
+      .optional()
+      .describe(
+        "Exact expected margin (currency) of the policy over the horizon, under the fitted demand model.",
+      ),
+    ruleMargin: z
+      .number()
+      .optional()
+      .describe("Exact expected margin of the rule under the same model, over the products the rule prices."),
+    upliftPct: z.number().optional().describe("100 * (policyMargin / ruleMargin - 1)."),
+    networkEstimatedMargin: z
+      .number()
+      .optional()
+      .describe(
+        "The policy network's own estimate of policyMargin (its value of the first day's states); far from " +
+          "policyMargin means the network's values are off even where its prices are good.",
+      ),
+    estimatedMargin: z.number().optional().meta({
+      deprecated: true,
+      description: "Deprecated name of networkEstimatedMargin (same value); removed in the next release.",
+    }),
+  })
+  .catchall(z.number())
+  .describe("Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort.");
 
 export const modelSlotSchema = z.object({
   model_id: modelIdSchema,

@@ -5,6 +5,7 @@ import {
   currencySchema,
   dateSchema,
   modelIdSchema,
+  queryIntegerSchema,
   sourceSchema,
   timestampSchema,
 } from "./common.js";
@@ -80,7 +81,9 @@ export const getRecommendationsQuerySchema = z
     company_id: companyIdSchema,
     start_date: dateSchema.optional().describe("Inclusive lower bound of the date filter."),
     end_date: dateSchema.optional().describe("Inclusive upper bound of the date filter."),
-    runs_ago: z.coerce.number().int().min(0).default(0).describe("0 is the latest run, 1 the run before it."),
+    runs_ago: queryIntegerSchema({ min: 0, default: 0 }).describe(
+      "0 is the latest run, 1 the run before it.",
+    ),
     product_id: z.string().min(1).max(128).optional(),
   })
   .superRefine(checkDateRange);
@@ -102,14 +105,45 @@ export const recommendationsResponseSchema = z
     ],
   });
 
+/**
+ * The longest range a compute prices, and how far ahead of the company's today it may reach: a year, leap day
+ * included. The range length is checked here; today is the company's (its time zone), so the service checks the
+ * rest.
+ */
+export const COMPUTE_MAX_DAYS = 366;
+
+const DAY_MS = 86_400_000;
+
+function checkComputeRange(
+  value: { start_date?: string | undefined; end_date?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  checkDateRange(value, ctx);
+  if (value.start_date === undefined || value.end_date === undefined) return;
+  const days = (Date.parse(value.end_date) - Date.parse(value.start_date)) / DAY_MS + 1;
+  if (days > COMPUTE_MAX_DAYS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["end_date"],
+      message: `a computed range spans at most ${COMPUTE_MAX_DAYS} days`,
+    });
+  }
+}
+
+const computeDateBounds = `Not before the company's today (in its time zone) and at most ${COMPUTE_MAX_DAYS} days after it; the range spans at most ${COMPUTE_MAX_DAYS} days. Outside these bounds: 400 validation_error.`;
+
 export const computeBodySchema = z
   .strictObject({
     company_id: companyIdSchema,
     dry_run: z.boolean().default(false).describe("Compute without persisting a run."),
-    start_date: dateSchema.optional(),
-    end_date: dateSchema.optional(),
+    start_date: dateSchema
+      .optional()
+      .describe(`First date priced; default the company's today. ${computeDateBounds}`),
+    end_date: dateSchema
+      .optional()
+      .describe(`Last date priced; default start_date plus the server's run length. ${computeDateBounds}`),
   })
-  .superRefine(checkDateRange)
+  .superRefine(checkComputeRange)
   .meta({ examples: [{ company_id: "acme-eu", dry_run: true }] });
 
 export const computeResponseSchema = z

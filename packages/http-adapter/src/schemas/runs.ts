@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { companyIdSchema } from "./common.js";
+import { companyIdSchema, queryIntegerSchema } from "./common.js";
 import { exampleRun, runSchema } from "./recommendations.js";
 
 export const listRunsQuerySchema = z.strictObject({
   company_id: companyIdSchema,
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryIntegerSchema({ min: 1, max: 100, default: 20 }),
+  offset: queryIntegerSchema({ min: 0, default: 0 }),
 });
 
 export const listedRunSchema = runSchema

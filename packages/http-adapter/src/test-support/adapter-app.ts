@@ -3,8 +3,10 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fast
 import { errors, jwtVerify, SignJWT } from "jose";
 import { expect, it, onTestFinished } from "vitest";
 import { ApiError, codeToStatus, type ErrorCode, errorEnvelopeSchema } from "../errors.js";
+import { logSerializers } from "../log-redaction.js";
 import { adapterServerOptions, type PricingApiOptions, pricingApi } from "../plugin.js";
 import type { AuthService, PricingService } from "../services.js";
+import { type RawResponse, rawRequest } from "./raw-http.js";
 
 /**
  * The route tests' fixture: the real plugin in a fresh Fastify app, an `AuthService` that verifies real HS256 JWTs
@@ -124,6 +126,7 @@ export async function startAdapterApp(options: AdapterAppOptions = {}): Promise<
     ...adapterServerOptions(),
     logger: {
       level: "info",
+      serializers: logSerializers,
       stream: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
     },
   });
@@ -173,6 +176,41 @@ export function documentedErrors(documented: readonly ErrorCode[]) {
     it(code: ErrorCode, what: string, test: () => Promise<void>): void {
       tested.add(code);
       it(`${codeToStatus(code)} ${code}: ${what}`, test);
+    },
+    /**
+     * The two codes of the Node server's bounds on receiving a request, sent to this route on a listening app with
+     * short bounds: headers over the size limit, and a request whose headers stop halfway.
+     */
+    itRefusesWhileReceiving(method: string, url: string): void {
+      tested.add("headers_too_large");
+      tested.add("request_timeout");
+      const send = async (chunks: string[]) => {
+        const app = Fastify({
+          ...adapterServerOptions(),
+          logger: false,
+          http: { headersTimeout: 100, requestTimeout: 200, connectionsCheckingInterval: 20 },
+          requestTimeout: 200,
+        });
+        onTestFinished(() => app.close());
+        await app.register(pricingApi, {
+          openapi: { docs: false },
+          auth: jwtAuthService({}),
+          pricing: pricingService({}),
+        });
+        return rawRequest(await app.listen({ host: "127.0.0.1", port: 0 }), chunks);
+      };
+      const expectRaw = (res: RawResponse, code: ErrorCode) => {
+        expect(res.status).toBe(codeToStatus(code));
+        expect(errorEnvelopeSchema.parse(res.json).error.code).toBe(code);
+        expect(res.headers["x-request-id"]).toBe(res.json.error.request_id);
+      };
+      it(`${codeToStatus("headers_too_large")} headers_too_large: headers over the server's size limit`, async () => {
+        const big = `X-Big: ${"a".repeat(20_000)}\r\n`;
+        expectRaw(await send([`${method} ${url} HTTP/1.1\r\nHost: x\r\n${big}\r\n`]), "headers_too_large");
+      });
+      it(`${codeToStatus("request_timeout")} request_timeout: headers that stop halfway`, async () => {
+        expectRaw(await send([`${method} ${url} HTTP/1.1\r\nHost: x\r\n`]), "request_timeout");
+      });
     },
     itCoversEveryDocumentedCode(): void {
       it("has a test for every error code the route documents, and for no other", () => {

@@ -2,13 +2,14 @@ import { ApiError, type AuthService } from "@pricing/http-adapter";
 import type { CompanyRepository } from "../repositories/companies.js";
 import type { PartnerRepository } from "../repositories/partners.js";
 import { secretMatches } from "./credentials.js";
+import type { KeyRing } from "./key-ring.js";
 import type { TokenSigner } from "./token-signer.js";
 
 export interface AuthServiceDeps {
   partners: PartnerRepository;
   companies: CompanyRepository;
   signer: TokenSigner;
-  pepper: string;
+  peppers: KeyRing;
 }
 
 /** Token exchange and bearer checks over the partner tables. */
@@ -17,12 +18,14 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     async exchangeToken(input) {
       const row = await deps.partners.findCredentials(input.access_key);
       // Always hash and compare, then decide, so every failure looks and takes the same.
-      const matches = secretMatches(input.secret_key, row?.secret_hash, deps.pepper);
+      // The pepper that made this row's hash; an unknown one (removed too early) hashes with the current and fails.
+      const pepper = deps.peppers.byId(row?.pepper_id) ?? deps.peppers.current;
+      const matches = secretMatches(input.secret_key, row?.secret_hash, pepper.value);
       if (!row || !matches || row.superseded_at !== null || row.disabled_at !== null) {
         throw new ApiError("invalid_credentials");
       }
       return {
-        access_token: await deps.signer.mint(row.partner_id),
+        access_token: await deps.signer.mint(row.partner_id, row.token_generation),
         token_type: "Bearer" as const,
         expires_in: deps.signer.lifetimeSeconds,
       };
@@ -30,8 +33,10 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
     async verifyToken(token) {
       const verified = await deps.signer.verify(token);
-      // A disabled (or deleted) partner's tokens stop working at once, not at expiry.
-      if (!(await deps.partners.isEnabled(verified.partnerId))) throw new ApiError("invalid_token");
+      // A disabled (or deleted) partner's tokens stop working at once, not at expiry; and since disabling moves the
+      // partner's token generation on, those minted before it stay refused after `partner enable`.
+      const generation = await deps.partners.acceptedTokenGeneration(verified.partnerId);
+      if (generation !== verified.generation) throw new ApiError("invalid_token");
       return { partnerId: verified.partnerId, tokenId: verified.tokenId };
     },
 

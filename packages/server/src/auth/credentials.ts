@@ -1,10 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { KeyRing } from "./key-ring.js";
 
 export interface IssuedCredentials {
   access_key: string;
   /** Shown once to the operator; only its hash is stored. */
   secret_key: string;
   secret_hash: string;
+  /** Id of the pepper that made `secret_hash`, stored beside it so that a new pepper leaves it valid. */
+  pepper_id: string;
 }
 
 /**
@@ -15,10 +18,12 @@ export function hashSecret(secretKey: string, pepper: string): string {
   return createHmac("sha256", pepper).update(secretKey, "utf8").digest("hex");
 }
 
-export function issueCredentials(pepper: string): IssuedCredentials {
+/** A new key pair, hashed under the current pepper. */
+export function issueCredentials(peppers: KeyRing): IssuedCredentials {
   const access_key = `ak_${randomBytes(12).toString("hex")}`;
   const secret_key = `sk_${randomBytes(32).toString("base64url")}`;
-  return { access_key, secret_key, secret_hash: hashSecret(secret_key, pepper) };
+  const pepper = peppers.current;
+  return { access_key, secret_key, secret_hash: hashSecret(secret_key, pepper.value), pepper_id: pepper.id };
 }
 
 const DUMMY_HASH = "0".repeat(64);

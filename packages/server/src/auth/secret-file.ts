@@ -5,16 +5,26 @@ import { join } from "node:path";
 /** Minimum length of a configured secret, so an HS256 key carries at least 256 bits. */
 export const MIN_SECRET_LENGTH = 32;
 
+/** Comma- or newline-separated values, blanks dropped. */
+function listOf(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
 /**
- * A server secret: the configured value, or one generated once into `dataDir/<name>` with mode 0600. Created with
- * the exclusive flag so two processes starting together agree on the same value.
+ * A server secret as its list of keys, the first current: the configured list (comma-separated), or the keys of
+ * `dataDir/<name>` (one a line), generated once with one key, mode 0600. Created with the exclusive flag so two
+ * processes starting together agree on the same value. An operator rotates by adding a line above the others.
  */
-export function loadOrCreateSecret(dataDir: string, name: string, configured: string | undefined): string {
-  if (configured !== undefined && configured.length > 0) {
-    if (configured.length < MIN_SECRET_LENGTH) {
-      throw new Error(`the configured ${name} must be at least ${MIN_SECRET_LENGTH} characters`);
+export function loadOrCreateSecrets(dataDir: string, name: string, configured: string | undefined): string[] {
+  if (configured !== undefined && configured.trim().length > 0) {
+    const keys = listOf(configured);
+    if (keys.some((key) => key.length < MIN_SECRET_LENGTH)) {
+      throw new Error(`each configured ${name} key must be at least ${MIN_SECRET_LENGTH} characters`);
     }
-    return configured;
+    return keys;
   }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, name);
@@ -24,8 +34,8 @@ export function loadOrCreateSecret(dataDir: string, name: string, configured: st
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-  const value = readFileSync(file, "utf8").trim();
-  if (value.length < MIN_SECRET_LENGTH)
-    throw new Error(`the secret file ${name} in the data directory is too short`);
-  return value;
+  const keys = listOf(readFileSync(file, "utf8"));
+  if (keys.length === 0 || keys.some((key) => key.length < MIN_SECRET_LENGTH))
+    throw new Error(`the secret file ${name} in the data directory holds a key that is too short`);
+  return keys;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keyRing } from "./key-ring.js";
 import { createTokenSigner } from "./token-signer.js";
 import { createVerifiedTokenCache } from "./verified-token-cache.js";
 
@@ -21,12 +22,12 @@ describe("verified token cache", () => {
   it("never answers for a token that differs from the verified one", async () => {
     const now = { value: Date.parse("2026-01-01T00:00:00Z") };
     const signer = createTokenSigner({
-      secret: "s".repeat(43),
+      keys: keyRing("kid", ["s".repeat(43)]),
       issuer: "pricing-api",
       audience: "pricing-partners",
       clock: () => new Date(now.value),
     });
-    const token = await signer.mint("ptr_1");
+    const token = await signer.mint("ptr_1", 0);
     expect((await signer.verify(token)).partnerId).toBe("ptr_1");
     const [header, payload, signature] = token.split(".") as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;

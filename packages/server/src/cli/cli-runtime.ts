@@ -1,7 +1,6 @@
-import { isApiError } from "@pricing/http-adapter";
 import { type Command, Option } from "commander";
 import { CONFIG_SETTINGS, type Config, loadConfig, type SettingPath } from "../config.js";
-import { createServerContext, type ServerContext } from "../context.js";
+import type { ServerContext } from "../context.js";
 
 /** A failure the operator caused or can fix; printed without a stack trace. */
 export class CliError extends Error {
@@ -13,12 +12,6 @@ export class CliError extends Error {
     super(message);
     this.name = "CliError";
   }
-}
-
-/** The API's expected failures (422, 409, 404) as CLI errors with the same code and message. */
-function cliErrorOf(error: unknown): unknown {
-  if (isApiError(error)) return new CliError(error.message, error.code);
-  return error;
 }
 
 /** A display name, trimmed: one rule for partners and companies, so the two commands cannot drift apart. */
@@ -113,11 +106,18 @@ export function createCliRuntime(io: CliIo, env: NodeJS.ProcessEnv): CliRuntime 
       }
     },
     async withContext(cmd, fn) {
+      // Loaded on demand, like every heavy module of a command: `pricing --help` loads none of them.
+      const [{ createServerContext }, { isApiError }] = await Promise.all([
+        import("../context.js"),
+        import("@pricing/http-adapter"),
+      ]);
       const ctx = await createServerContext(runtime.config(cmd));
       try {
         return await fn(ctx);
       } catch (error) {
-        throw cliErrorOf(error);
+        // The API's expected failures (422, 409, 404) as CLI errors with the same code and message.
+        if (isApiError(error)) throw new CliError(error.message, error.code);
+        throw error;
       } finally {
         await ctx.close();
       }

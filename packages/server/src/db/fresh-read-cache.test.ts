@@ -55,15 +55,15 @@ describe("fresh read cache (embedded database)", () => {
     });
     await server.repositories.companies.map(partner.partner_id, "co");
     expect(await server.repositories.companies.isMapped(partner.partner_id, "co")).toBe(true);
-    expect(await server.repositories.partners.isEnabled(partner.partner_id)).toBe(true);
+    expect(await server.repositories.partners.acceptedTokenGeneration(partner.partner_id)).toBe(0);
     expect(await server.repositories.companies.isMapped(partner.partner_id, "co")).toBe(true);
 
     await cli.repositories.companies.unmap(partner.partner_id, "co");
     expect(await server.repositories.companies.isMapped(partner.partner_id, "co")).toBe(false);
     await cli.repositories.partners.setDisabled(partner.partner_id, true);
-    expect(await server.repositories.partners.isEnabled(partner.partner_id)).toBe(false);
+    expect(await server.repositories.partners.acceptedTokenGeneration(partner.partner_id)).toBeNull();
     await cli.repositories.partners.setDisabled(partner.partner_id, false);
-    expect(await server.repositories.partners.isEnabled(partner.partner_id)).toBe(true);
-    expect(await server.repositories.partners.isEnabled("ptr_unknown")).toBe(false);
+    expect(await server.repositories.partners.acceptedTokenGeneration(partner.partner_id)).toBe(1);
+    expect(await server.repositories.partners.acceptedTokenGeneration("ptr_unknown")).toBeNull();
   });
 });

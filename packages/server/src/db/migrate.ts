@@ -7,12 +7,16 @@ import {
 } from "kysely";
 import * as initial from "./migrations/0001-initial.js";
 import * as batchOutcomes from "./migrations/0002-batch-outcomes.js";
+import * as partnerTokenGeneration from "./migrations/0003-partner-token-generation.js";
+import * as keyPepperId from "./migrations/0004-key-pepper-id.js";
 import type { Database } from "./schema.js";
 
 /** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
 const MIGRATIONS: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-batch-outcomes": batchOutcomes,
+  "0003-partner-token-generation": partnerTokenGeneration,
+  "0004-key-pepper-id": keyPepperId,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

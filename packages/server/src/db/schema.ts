@@ -9,6 +9,8 @@ export interface PartnersTable {
   name: string;
   created_at: string;
   disabled_at: string | null;
+  /** Tokens carry the generation they were minted in; disabling the partner moves it on (revoking them all). */
+  token_generation: number;
 }
 
 export interface KeyPairsTable {
@@ -17,6 +19,8 @@ export interface KeyPairsTable {
   access_key: string;
   /** HMAC-SHA256 of the secret under the server pepper, hex. */
   secret_hash: string;
+  /** Id of that pepper; null only between the migration that added it and the server's next start. */
+  pepper_id: string | null;
   created_at: string;
   superseded_at: string | null;
 }

@@ -68,6 +68,7 @@ export async function seedDemo(
     await ctx.repositories.partners.rotateKeys(state.partner_id, {
       access_key: keys.access_key,
       secret_hash: keys.secret_hash,
+      pepper_id: keys.pepper_id,
     });
     const batch = await runNightlyBatch(ctx, { trigger: "cli" });
     return { created: false, partner_id: state.partner_id, ...pick(keys), companies: state.companies, batch };
@@ -75,6 +76,7 @@ export async function seedDemo(
   const partner = await ctx.repositories.partners.create("Demo partner", {
     access_key: keys.access_key,
     secret_hash: keys.secret_hash,
+    pepper_id: keys.pepper_id,
   });
   for (const spec of DEMO_COMPANIES) {
     const today = companyToday(ctx.clock(), spec.timezone);

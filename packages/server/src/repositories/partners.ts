@@ -7,6 +7,7 @@ import type { KeyPairRow, PartnerRow } from "../db/schema.js";
 export interface NewKeyPair {
   access_key: string;
   secret_hash: string;
+  pepper_id: string;
 }
 
 export interface PartnerSummary {
@@ -23,16 +24,24 @@ export interface PartnerSummary {
 export interface CredentialRow {
   partner_id: string;
   secret_hash: string;
+  pepper_id: string | null;
   superseded_at: string | null;
   disabled_at: string | null;
+  token_generation: number;
 }
 
 export function createPartnerRepository(db: Db, clock: Clock) {
-  const enabled = createFreshReadCache<boolean>(db);
+  const generations = createFreshReadCache<number | null>(db);
   return {
     async create(name: string, keys: NewKeyPair): Promise<PartnerRow> {
       const now = clock().toISOString();
-      const partner: PartnerRow = { partner_id: `ptr_${ulid()}`, name, created_at: now, disabled_at: null };
+      const partner: PartnerRow = {
+        partner_id: `ptr_${ulid()}`,
+        name,
+        created_at: now,
+        disabled_at: null,
+        token_generation: 0,
+      };
       await db.transaction().execute(async (trx) => {
         await trx.insertInto("partners").values(partner).execute();
         await trx
@@ -42,6 +51,7 @@ export function createPartnerRepository(db: Db, clock: Clock) {
             partner_id: partner.partner_id,
             access_key: keys.access_key,
             secret_hash: keys.secret_hash,
+            pepper_id: keys.pepper_id,
             created_at: now,
           })
           .execute();
@@ -53,15 +63,18 @@ export function createPartnerRepository(db: Db, clock: Clock) {
       return db.selectFrom("partners").selectAll().where("partner_id", "=", partnerId).executeTakeFirst();
     },
 
-    /** False for a disabled or unknown partner. Asked on every data request: cached until any database change. */
-    async isEnabled(partnerId: string): Promise<boolean> {
-      return enabled.get(partnerId, async () => {
+    /**
+     * The token generation the partner's tokens must carry; null for a disabled or unknown partner. Asked on every
+     * data request: cached until any database change.
+     */
+    async acceptedTokenGeneration(partnerId: string): Promise<number | null> {
+      return generations.get(partnerId, async () => {
         const row = await db
           .selectFrom("partners")
-          .select("disabled_at")
+          .select(["disabled_at", "token_generation"])
           .where("partner_id", "=", partnerId)
           .executeTakeFirst();
-        return row !== undefined && row.disabled_at === null;
+        return row !== undefined && row.disabled_at === null ? Number(row.token_generation) : null;
       });
     },
 
@@ -74,6 +87,7 @@ export function createPartnerRepository(db: Db, clock: Clock) {
         // Picked field by field so a caller's plaintext secret can never reach the table.
         access_key: keys.access_key,
         secret_hash: keys.secret_hash,
+        pepper_id: keys.pepper_id,
         created_at: now,
         superseded_at: null,
       };
@@ -89,14 +103,26 @@ export function createPartnerRepository(db: Db, clock: Clock) {
       return row;
     },
 
-    /** Returns false when the partner does not exist. */
+    /**
+     * Returns false when the partner does not exist. Disabling also moves the token generation on, so that every
+     * token minted before stays revoked after a later enable.
+     */
     async setDisabled(partnerId: string, disabled: boolean): Promise<boolean> {
       const result = await db
         .updateTable("partners")
-        .set({ disabled_at: disabled ? clock().toISOString() : null })
+        .set((eb) =>
+          disabled
+            ? { disabled_at: clock().toISOString(), token_generation: eb("token_generation", "+", 1) }
+            : { disabled_at: null },
+        )
         .where("partner_id", "=", partnerId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Gives the key pairs stored before hashes named their pepper the id of `pepperId` (the current one). */
+    async assignPepperToUnnamedHashes(pepperId: string): Promise<void> {
+      await db.updateTable("key_pairs").set({ pepper_id: pepperId }).where("pepper_id", "is", null).execute();
     },
 
     async list(): Promise<PartnerSummary[]> {
@@ -130,8 +156,10 @@ export function createPartnerRepository(db: Db, clock: Clock) {
         .select([
           "key_pairs.partner_id",
           "key_pairs.secret_hash",
+          "key_pairs.pepper_id",
           "key_pairs.superseded_at",
           "partners.disabled_at",
+          "partners.token_generation",
         ])
         .where("key_pairs.access_key", "=", accessKey)
         .executeTakeFirst();

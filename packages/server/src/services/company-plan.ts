@@ -1,5 +1,5 @@
 import { addDays, daysBetween, type FittedDemand, planPrices } from "@pricing/engine";
-import { ApiError, type ComputeResponse, type Run } from "@pricing/http-adapter";
+import { ApiError, COMPUTE_MAX_DAYS, type ComputeResponse, type Run } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import type { NewRun } from "../repositories/runs.js";
@@ -21,12 +21,9 @@ export interface PlanRange {
   endDate?: string;
 }
 
-/** Longest date range one plan prices. */
-const MAX_RANGE_DAYS = 366;
-
 /**
- * Prices the company for [start, end] (defaults: its today .. today + `pricing.runDays` - 1; a start before today
- * is today) with the active source, through the engine's plan. What compute and the nightly run share.
+ * Prices the company for [start, end] (defaults: its today .. today + `pricing.runDays` - 1; both dates within
+ * today .. today + `COMPUTE_MAX_DAYS`) with the active source, through the engine's plan. What compute and the nightly run share.
  */
 export async function planCompany(
   ctx: ServerContext,
@@ -35,15 +32,28 @@ export async function planCompany(
 ): Promise<CompanyPlan> {
   const snapshot = await loadCompanySnapshot(ctx, company);
   const today = snapshot.today;
-  const startDate = range.startDate !== undefined && range.startDate > today ? range.startDate : today;
+  const startDate = range.startDate ?? today;
   const endDate = range.endDate ?? addDays(startDate, ctx.config.pricing.runDays - 1);
-  if (endDate < today) {
-    throw new ApiError("validation_error", `end_date must not be before the company's today (${today}).`);
+  // The bounds that depend on the company's today; the schema has checked the range's own length.
+  const lastDay = addDays(today, COMPUTE_MAX_DAYS);
+  for (const [field, date] of [
+    ["start_date", startDate],
+    ["end_date", endDate],
+  ] as const) {
+    if (date < today) {
+      throw new ApiError("validation_error", `${field} must not be before the company's today (${today}).`);
+    }
+    if (date > lastDay) {
+      throw new ApiError(
+        "validation_error",
+        `${field} must be at most ${COMPUTE_MAX_DAYS} days after the company's today (${lastDay}).`,
+      );
+    }
   }
-  if (daysBetween(startDate, endDate) >= MAX_RANGE_DAYS) {
+  if (daysBetween(startDate, endDate) >= COMPUTE_MAX_DAYS) {
     throw new ApiError(
       "validation_error",
-      `end_date: a computed range spans at most ${MAX_RANGE_DAYS} days.`,
+      `end_date: a computed range spans at most ${COMPUTE_MAX_DAYS} days.`,
     );
   }
   const { active } = await ctx.policies.resolver.resolve(company.company_id);

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { batchStatus, runNightlyBatch } from "../../jobs/nightly-batch.js";
 import { CliError, type CliRuntime } from "../cli-runtime.js";
 
 export function registerBatchCommands(program: Command, cli: CliRuntime): void {
@@ -10,6 +9,7 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .description("Run the nightly batch now (one nightly run per company and day; existing runs are kept)")
     .option("--company <company_id>", "only this company")
     .action(async (opts: { company?: string }, cmd: Command) => {
+      const { runNightlyBatch } = await import("../../jobs/nightly-batch.js");
       await cli.withContext(cmd, async (ctx) => {
         const report = await runNightlyBatch(ctx, {
           trigger: "cli",
@@ -39,6 +39,7 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .action(async (opts: { limit: string }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new CliError("--limit must be 1..100");
+      const { batchStatus } = await import("../../jobs/nightly-batch.js");
       await cli.withContext(cmd, async (ctx) => {
         const status = await batchStatus(ctx, limit);
         const settings = ctx.config.pricing;

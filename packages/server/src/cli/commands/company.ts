@@ -1,4 +1,3 @@
-import { companyIdSchema, currencySchema } from "@pricing/http-adapter";
 import type { Command } from "commander";
 import type { ServerContext } from "../../context.js";
 import { CliError, type CliRuntime, displayName, requirePartner } from "../cli-runtime.js";
@@ -29,6 +28,7 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
     .option("--timezone <zone>", "IANA time zone of the company's business day", "UTC")
     .option("--currency <code>", "default ISO 4217 currency", "EUR")
     .action(async (opts: { id: string; name: string; timezone: string; currency: string }, cmd: Command) => {
+      const { companyIdSchema, currencySchema } = await import("@pricing/http-adapter");
       const id = companyIdSchema.safeParse(opts.id);
       if (!id.success) throw new CliError(`--id ${id.error.issues[0]?.message ?? "is invalid"}`);
       if (!currencySchema.safeParse(opts.currency).success) {

@@ -1,10 +1,5 @@
 import type { Command } from "commander";
-import {
-  formatIssue,
-  type ImportCounts,
-  ImportValidationError,
-  importCompanyData,
-} from "../../import/data-import.js";
+import type { ImportCounts } from "../../import/data-import.js";
 import { CliError, type CliRuntime } from "../cli-runtime.js";
 
 const MAX_LISTED_ISSUES = 50;
@@ -31,6 +26,9 @@ export function registerDataCommands(program: Command, cli: CliRuntime): void {
     )
     .option("--sales <file>", "sales.csv: date,product_id,price,units_sold[,stock_on_hand]")
     .action(async (opts: { company: string; products?: string; sales?: string }, cmd: Command) => {
+      const { formatIssue, ImportValidationError, importCompanyData } = await import(
+        "../../import/data-import.js"
+      );
       await cli.withContext(cmd, async (ctx) => {
         try {
           const report = await importCompanyData(ctx.db, ctx.clock, {

@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { createDatabase } from "../../db/database.js";
-import { migrateToLatest } from "../../db/migrate.js";
 import type { CliRuntime } from "../cli-runtime.js";
 
 export function registerDbCommands(program: Command, cli: CliRuntime): void {
@@ -10,6 +8,10 @@ export function registerDbCommands(program: Command, cli: CliRuntime): void {
     .description("Apply pending migrations (SQLite file in the data dir, or PRICING_DATABASE_URL)")
     .action(async (_opts: unknown, cmd: Command) => {
       const config = cli.config(cmd);
+      const [{ createDatabase }, { migrateToLatest }] = await Promise.all([
+        import("../../db/database.js"),
+        import("../../db/migrate.js"),
+      ]);
       const handle = createDatabase(config);
       try {
         const report = await migrateToLatest(handle);

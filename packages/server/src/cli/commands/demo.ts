@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { demoCurlLines, seedDemo } from "../../demo/demo-seed.js";
 import { type CliRuntime, settingOption } from "../cli-runtime.js";
 import { untilSignal } from "../serving.js";
 
@@ -13,6 +12,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
     .action(async (opts: { serve: boolean }, cmd: Command) => {
       // The demo's own defaults (a short training, quiet logs) are the config's `commandDefaults`.
       const config = cli.config(cmd);
+      const { demoCurlLines, seedDemo } = await import("../../demo/demo-seed.js");
       const json = cli.globals(cmd).json === true;
       const progress = (line: string) => {
         if (!json) cli.io.err(`${line}\n`);

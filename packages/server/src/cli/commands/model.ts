@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { modelReport } from "../../services/model-report.js";
 import type { CliRuntime } from "../cli-runtime.js";
 import { modelReportLines } from "./promote.js";
 
@@ -9,6 +8,7 @@ export function registerModelCommand(program: Command, cli: CliRuntime): void {
     .description("Show which artifact backs inference for a company (approved, latest or rule)")
     .requiredOption("--company <company_id>", "company")
     .action(async (opts: { company: string }, cmd: Command) => {
+      const { modelReport } = await import("../../services/model-report.js");
       await cli.withContext(cmd, async (ctx) => {
         const report = await modelReport(ctx, { company_id: opts.company });
         cli.print(cmd, report, modelReportLines(report));

@@ -1,5 +1,4 @@
 import { writeFile } from "node:fs/promises";
-import { renderOpenApiDocument } from "@pricing/http-adapter";
 import type { Command } from "commander";
 import type { CliRuntime } from "../cli-runtime.js";
 
@@ -12,6 +11,7 @@ export function registerOpenApiCommand(program: Command, cli: CliRuntime): void 
     .option("--out <file>", "write it to a file instead of stdout")
     .option("--server-url <url>", "base URL to put in `servers` (default /public/v1)")
     .action(async (opts: { out?: string; serverUrl?: string }, cmd: Command) => {
+      const { renderOpenApiDocument } = await import("@pricing/http-adapter");
       const doc = await renderOpenApiDocument(opts.serverUrl ? { serverUrl: opts.serverUrl } : {});
       const text = `${JSON.stringify(doc, null, 2)}\n`;
       if (opts.out) {

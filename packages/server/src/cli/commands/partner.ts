@@ -26,6 +26,7 @@ export function registerPartnerCommands(program: Command, cli: CliRuntime): void
         const row = await ctx.repositories.partners.create(name, {
           access_key: keys.access_key,
           secret_hash: keys.secret_hash,
+          pepper_id: keys.pepper_id,
         });
         cli.print(
           cmd,
@@ -53,6 +54,7 @@ export function registerPartnerCommands(program: Command, cli: CliRuntime): void
         await ctx.repositories.partners.rotateKeys(partnerId, {
           access_key: keys.access_key,
           secret_hash: keys.secret_hash,
+          pepper_id: keys.pepper_id,
         });
         cli.print(
           cmd,

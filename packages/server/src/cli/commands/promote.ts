@@ -1,6 +1,5 @@
 import type { ModelReport } from "@pricing/http-adapter";
 import type { Command } from "commander";
-import { promoteModel } from "../../services/promote-model.js";
 import type { CliRuntime } from "../cli-runtime.js";
 
 export function modelReportLines(report: ModelReport): string[] {
@@ -22,6 +21,7 @@ export function registerPromoteCommand(program: Command, cli: CliRuntime): void 
     .requiredOption("--company <company_id>", "company")
     .requiredOption("--model <model_id>", "the current latest model id (see: pricing model)")
     .action(async (opts: { company: string; model: string }, cmd: Command) => {
+      const { promoteModel } = await import("../../services/promote-model.js");
       await cli.withContext(cmd, async (ctx) => {
         const report = await promoteModel(ctx, { company_id: opts.company, model_id: opts.model });
         cli.print(cmd, report, modelReportLines(report));

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { trainModel } from "../../services/train-model.js";
 import type { CliRuntime } from "../cli-runtime.js";
 
 /** A one-line progress bar on stderr, redrawn in place; silent when stderr is not a terminal or with --json. */
@@ -27,6 +26,7 @@ export function registerTrainCommand(program: Command, cli: CliRuntime): void {
     .option("--auto-approve", "also promote the new artifact to approved, in the same step", false)
     .action(async (opts: { company: string; autoApprove: boolean }, cmd: Command) => {
       const json = cli.globals(cmd).json === true;
+      const { trainModel } = await import("../../services/train-model.js");
       await cli.withContext(cmd, async (ctx) => {
         const bar = progressBar(cli, !json && process.stderr.isTTY === true);
         const result = await trainModel(

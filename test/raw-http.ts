@@ -1,0 +1,50 @@
+import { connect } from "node:net";
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  // biome-ignore lint/suspicious/noExplicitAny: the envelope is inspected loosely in tests
+  json: any;
+  /** Milliseconds from connecting to the server closing the connection. */
+  elapsedMs: number;
+}
+
+/**
+ * Sends `chunks` as raw bytes on a fresh connection and resolves with what the server wrote once it closes the
+ * connection: requests no HTTP client would send (stalled halfway, oversized, unparsable). A copy of the adapter's
+ * `test-support/raw-http.ts`, since workspace tests reach a package only through its entry.
+ */
+export function rawRequest(url: string, chunks: readonly string[]): Promise<RawResponse> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect({ host: hostname, port: Number(port) }, () => {
+      for (const chunk of chunks) socket.write(chunk);
+    });
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (data: string) => {
+      text += data;
+    });
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", body = ""] = text.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
+      let json: unknown = null;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = body;
+      }
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        json,
+        elapsedMs: performance.now() - started,
+      });
+    });
+  });
+}
