@@ -11,8 +11,8 @@ export interface RawResponse {
 
 /**
  * Sends `chunks` as raw bytes on a fresh connection and resolves with what the server wrote once it closes the
- * connection: requests no HTTP client would send (stalled halfway, oversized, unparsable). A copy of the adapter's
- * `test-support/raw-http.ts`, since workspace tests reach a package only through its entry.
+ * connection: requests no HTTP client would send (stalled halfway, oversized, unparsable). The adapter's own tests
+ * use it too: test code may import the workspace harness, while nothing here may reach into a package's files.
  */
 export function rawRequest(url: string, chunks: readonly string[]): Promise<RawResponse> {
   const { hostname, port } = new URL(url);

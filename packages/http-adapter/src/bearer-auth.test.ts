@@ -1,18 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { COMPANY, expectError, startAdapterApp, tokens } from "./test-support/adapter-app.js";
-
-const model = {
-  company_id: COMPANY,
-  source: "rule" as const,
-  model_id: null,
-  latest: null,
-  approved: null,
-  fallback_reason: "no_artifact" as const,
-};
+import {
+  COMPANY,
+  expectError,
+  RULE_FALLBACK_REPORT,
+  startAdapterApp,
+  tokens,
+} from "./test-support/adapter-app.js";
 
 describe("bearer scheme", () => {
   it("reads the scheme name case-insensitively (RFC 7235): bearer, BEARER and Bearer all pass", async () => {
-    const { app } = await startAdapterApp({ pricing: { getModel: async () => model } });
+    const { app } = await startAdapterApp({ pricing: { getModel: async () => RULE_FALLBACK_REPORT } });
     const token = await tokens.valid();
     for (const scheme of ["Bearer", "bearer", "BEARER", "bEaReR"]) {
       const res = await app.inject({
@@ -25,7 +22,7 @@ describe("bearer scheme", () => {
   });
 
   it("still refuses another scheme and a token whose case was changed", async () => {
-    const { app } = await startAdapterApp({ pricing: { getModel: async () => model } });
+    const { app } = await startAdapterApp({ pricing: { getModel: async () => RULE_FALLBACK_REPORT } });
     const token = await tokens.valid();
     for (const authorization of [`Basic ${token}`, `Bearer ${token.toUpperCase()}`, `Bearer${token}`]) {
       const res = await app.inject({

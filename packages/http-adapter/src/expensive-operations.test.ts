@@ -6,6 +6,7 @@ import {
   expectError,
   OTHER_COMPANY,
   OTHER_PARTNER,
+  RULE_FALLBACK_REPORT,
   startAdapterApp,
 } from "./test-support/adapter-app.js";
 
@@ -17,15 +18,6 @@ const computed = (companyId: string): ComputeResponse => ({
   model_id: null,
   recommendations: [],
 });
-
-const model = {
-  company_id: COMPANY,
-  source: "rule" as const,
-  model_id: null,
-  latest: null,
-  approved: null,
-  fallback_reason: "no_artifact" as const,
-};
 
 function compute(
   app: Awaited<ReturnType<typeof startAdapterApp>>["app"],
@@ -47,7 +39,10 @@ describe("expensive operations", () => {
         computePerPartner: { max: 2, windowMs: 60_000 },
         dataPerPartner: { max: 3, windowMs: 60_000 },
       },
-      pricing: { compute: async (input) => computed(input.company_id), getModel: async () => model },
+      pricing: {
+        compute: async (input) => computed(input.company_id),
+        getModel: async () => RULE_FALLBACK_REPORT,
+      },
     });
     const mine = await bearer();
     expect((await compute(app, mine)).statusCode).toBe(200);

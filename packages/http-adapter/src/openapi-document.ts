@@ -1,4 +1,3 @@
-import Fastify from "fastify";
 import { ApiError } from "./errors.js";
 import { adapterServerOptions, pricingApi } from "./plugin.js";
 import type { AuthService, PricingService } from "./services.js";
@@ -21,6 +20,7 @@ export async function renderOpenApiDocument(
     promote: refuse,
     getModel: refuse,
   };
+  const { default: Fastify } = await import("fastify");
   const app = Fastify({ ...adapterServerOptions(), logger: false });
   try {
     await app.register(pricingApi, {

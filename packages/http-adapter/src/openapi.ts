@@ -1,5 +1,3 @@
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { DEFAULT_MESSAGES, ERROR_CODES, type ErrorCode } from "./errors.js";
@@ -79,6 +77,8 @@ function addErrorExamples(document: OpenApiDocument): OpenApiDocument {
 
 /** Registers @fastify/swagger (before any route, so it sees them all) and the docs page. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  // Loaded here, not at module load, so that importing the adapter for its schemas does not load the plugins.
+  const { default: swagger } = await import("@fastify/swagger");
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -112,6 +112,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
   });
   if (options.docs !== false) {
+    const { default: swaggerUi } = await import("@fastify/swagger-ui");
     await app.register(swaggerUi, { routePrefix: "/public/v1/docs", staticCSP: true });
   }
 }

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import cors from "@fastify/cors";
-import helmet from "@fastify/helmet";
-import rateLimit from "@fastify/rate-limit";
-import { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
+import { createRequire } from "node:module";
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from "fastify";
 import fp from "fastify-plugin";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { installBearerAuth } from "./bearer-auth.js";
@@ -47,6 +45,9 @@ export function adapterServerOptions(): Pick<
   FastifyServerOptions,
   "genReqId" | "requestIdHeader" | "logController" | "bodyLimit" | "frameworkErrors" | "clientErrorHandler"
 > {
+  // Fastify is loaded when the host builds its app, not when the adapter is imported (the CLI imports it for its
+  // schemas only); it is CommonJS, so this synchronous require is the same module instance the host gets.
+  const { LogController } = createRequire(import.meta.url)("fastify") as typeof import("fastify");
   return {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -74,6 +75,11 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     reply.header("x-request-id", request.id);
   });
   installErrorHandling(app, { bodyLimit });
+  // The Fastify plugins load here rather than at module load, so that importing the adapter stays cheap.
+  const [{ default: helmet }, { default: rateLimit }] = await Promise.all([
+    import("@fastify/helmet"),
+    import("@fastify/rate-limit"),
+  ]);
   // nosniff and the other helmet defaults on every answer. The API serves only JSON, so its own policy allows
   // nothing; the docs page sends the policy its scripts need (swagger-ui's `staticCSP`), which replaces this one.
   await app.register(helmet, {
@@ -85,6 +91,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
   });
 
   if (origins.length > 0) {
+    const { default: cors } = await import("@fastify/cors");
     await app.register(cors, {
       origin: origins,
       methods: ["GET", "POST"],

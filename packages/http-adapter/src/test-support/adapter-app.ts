@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { expect, it, onTestFinished } from "vitest";
+import { type RawResponse, rawRequest } from "../../../../test/raw-http.js";
 import { ApiError, codeToStatus, type ErrorCode, errorEnvelopeSchema } from "../errors.js";
 import { logSerializers } from "../log-redaction.js";
 import { adapterServerOptions, type PricingApiOptions, pricingApi } from "../plugin.js";
+import type { ModelReport } from "../schemas/model.js";
 import type { AuthService, PricingService } from "../services.js";
-import { type RawResponse, rawRequest } from "./raw-http.js";
 
 /**
  * The route tests' fixture: the real plugin in a fresh Fastify app, an `AuthService` that verifies real HS256 JWTs
@@ -21,6 +22,16 @@ export const COMPANY = "acme-eu";
 /** A partner with a company of its own: each partner's company is invisible to the other. */
 export const OTHER_PARTNER = "ptr_globex";
 export const OTHER_COMPANY = "globex-us";
+
+/** The model report of a company without a trained model, served by the rule. */
+export const RULE_FALLBACK_REPORT: ModelReport = {
+  company_id: COMPANY,
+  source: "rule",
+  model_id: null,
+  latest: null,
+  approved: null,
+  fallback_reason: "no_artifact",
+};
 
 const COMPANIES_BY_PARTNER: Record<string, readonly string[]> = {
   [PARTNER]: [COMPANY],
