@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createDefaultPricingService, loadConfig, type RunningServer, startServer } from "@pricing/server";
+import { loadConfig, type RunningServer, startServer } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliOk } from "./http-harness.js";
 import { fromSource, TSX } from "./tsx-source.js";
@@ -41,9 +41,7 @@ async function runExample(env: Record<string, string>) {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pricing-client-example-"));
-  server = await startServer(loadConfig({}, { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent" }), {
-    pricing: createDefaultPricingService,
-  });
+  server = await startServer(loadConfig({}, { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent" }));
   keys = (await pricing("partner", "create", "--name", "Example Partner")) as unknown as typeof keys;
   await pricing("company", "create", "--id", COMPANY, "--name", "Example Co");
   await pricing("company", "map", "--partner", keys.partner_id, "--company", COMPANY);

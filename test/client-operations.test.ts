@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, PricingClient, TimeoutError } from "@pricing/client";
 import {
-  createPricingRuntime,
   demoScenario,
   loadConfig,
   type RunningServer,
@@ -23,24 +22,23 @@ const TODAY = "2026-03-10";
 let dataDir: string;
 let server: RunningServer;
 let client: PricingClient;
-let closeRuntime: () => void = () => undefined;
 
 /** The operator CLI, in-process, on the server's data dir. */
 const pricing = (...args: string[]) => cliOk(dataDir, ...args);
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pricing-client-ops-"));
-  const config = loadConfig({}, { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent" });
-  server = await startServer(config, {
-    clock: () => new Date(`${TODAY}T03:00:00Z`),
-    pricing: (ctx) => {
-      const runtime = createPricingRuntime(ctx, {
-        settings: { trainSeconds: 1.5, trainHorizonDays: 21, runDays: 14 },
-      });
-      closeRuntime = () => runtime.close();
-      return runtime.service;
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      host: "127.0.0.1",
+      port: 0,
+      logLevel: "silent",
+      pricing: { trainSeconds: 1.5, trainHorizonDays: 21, runDays: 14 },
     },
-  });
+  );
+  server = await startServer(config, { clock: () => new Date(`${TODAY}T03:00:00Z`) });
   await seedCompanyFromMarket(server.ctx, {
     companyId: COMPANY,
     name: "Ops Co",
@@ -67,9 +65,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // The server first: it waits for the train the timeout test abandoned, which needs the runtime still open.
+  // Closing aborts the train the timeout test abandoned.
   await server?.close();
-  closeRuntime();
   await rm(dataDir, { recursive: true, force: true });
 });
 

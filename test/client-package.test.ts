@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createDefaultPricingService, loadConfig, type RunningServer, startServer } from "@pricing/server";
+import { loadConfig, type RunningServer, startServer } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliOk } from "./http-harness.js";
 
@@ -76,9 +76,7 @@ beforeAll(async () => {
   await writeFile(join(app, "prices.cjs"), CJS);
 
   dataDir = join(work, "data");
-  server = await startServer(loadConfig({}, { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent" }), {
-    pricing: createDefaultPricingService,
-  });
+  server = await startServer(loadConfig({}, { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent" }));
   const pricing = (...args: string[]) => cliOk(dataDir, ...args);
   keys = (await pricing("partner", "create", "--name", "Package Partner")) as unknown as typeof keys;
   await pricing("company", "create", "--id", COMPANY, "--name", "Package Co");

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type FetchLike, PricingClient } from "@pricing/client";
-import { createDefaultPricingService, loadConfig, type RunningServer, startServer } from "@pricing/server";
+import { loadConfig, type RunningServer, startServer } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliOk } from "./http-harness.js";
 
@@ -92,7 +92,6 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pricing-client-"));
   server = await startServer(loadConfig({}, { dataDir, host: "127.0.0.1", port: 0, logLevel: "silent" }), {
     clock: () => new Date(serverNowMs),
-    pricing: createDefaultPricingService,
   });
   await pricing("company", "create", "--id", COMPANY, "--name", "Client Test Co");
 });

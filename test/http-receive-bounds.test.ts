@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { PricingService, TrainResponse } from "@pricing/http-adapter";
-import { unavailablePricingService } from "@pricing/server";
+import { createPricingService, type ServerContext } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type Partner, startHarness } from "./http-harness.js";
 import { type RawResponse, rawRequest } from "./raw-http.js";
@@ -22,8 +22,8 @@ function busyFor(ms: number): void {
   while (performance.now() < end) {}
 }
 
-const pricing: PricingService = {
-  ...unavailablePricingService,
+const pricing = (ctx: ServerContext): PricingService => ({
+  ...createPricingService(ctx),
   async train(input): Promise<TrainResponse> {
     await stalledRequest;
     busyFor(3 * REQUEST_TIMEOUT_MS);
@@ -37,7 +37,7 @@ const pricing: PricingService = {
       metrics: { policyMargin: 2, ruleMargin: 1, upliftPct: 100, trainingSeconds: 1, episodes: 1 },
     };
   },
-};
+});
 
 beforeAll(async () => {
   h = await startHarness(
@@ -47,7 +47,7 @@ beforeAll(async () => {
       keepAliveTimeoutMs: 200,
       maxConnections: 4,
     },
-    { pricing: () => pricing },
+    { pricing },
   );
   partner = await h.partnerWithCompany("bounds-co");
   url = await h.app.listen({ host: "127.0.0.1", port: 0 });

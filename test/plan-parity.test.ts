@@ -36,12 +36,12 @@ async function enginePlan(
   startDate: string,
   endDate: string,
 ): Promise<PlannedPrice[]> {
-  const ctx = h.server.ctx;
-  const company = await ctx.companies.get(COMPANY);
+  const { companies, products: productRows, sales: salesRows } = h.ctx.repositories;
+  const company = await companies.get(COMPANY);
   if (!company) throw new Error("no company");
   const today = companyToday(h.now(), company.timezone);
-  const products: ProductRow[] = await ctx.products.listByCompany(COMPANY);
-  const sales = await ctx.sales.list({ companyId: COMPANY });
+  const products: ProductRow[] = await productRows.listByCompany(COMPANY);
+  const sales = await salesRows.list({ companyId: COMPANY });
   const history: SalesRow[] = sales
     .filter((s) => s.date < today)
     .map((s) => ({
@@ -61,7 +61,7 @@ async function enginePlan(
   );
   let active: ActivePolicy = { source: "rule", modelId: null, policy: null };
   if (modelId !== null) {
-    const artifact = await h.served.store.loadArtifact(COMPANY, modelId);
+    const artifact = await h.ctx.policies.store.loadArtifact(COMPANY, modelId);
     active = { source: "approved", modelId, policy: await loadPolicyArtifact(artifact) };
   }
   try {

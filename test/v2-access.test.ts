@@ -64,8 +64,8 @@ describe("V2 operations and company access", () => {
       JSON.stringify({ code: "company_not_found", message: "Company not found." }),
     ]);
     // Nothing was written for the other partner's company.
-    expect((await h.runtime.runs.list("theirs", 10, 0)).total).toBe(0);
-    expect((await h.runtime.store.getSlots("theirs")).latest).toBeNull();
+    expect((await h.ctx.repositories.runs.list("theirs", 10, 0)).total).toBe(0);
+    expect((await h.ctx.policies.store.getSlots("theirs")).latest).toBeNull();
   });
 
   it("reports the rule, with no_artifact, for a company without any artifact", async () => {
@@ -104,8 +104,8 @@ describe("V2 operations and company access", () => {
     const error = await envelope(res);
     expect(error.code).toBe("insufficient_history");
     expect(error.message).toMatch(/10 days/);
-    expect((await h.runtime.store.getSlots("thin")).latest).toBeNull();
-    expect(await h.runtime.store.listVersions("thin")).toEqual([]);
+    expect((await h.ctx.policies.store.getSlots("thin")).latest).toBeNull();
+    expect(await h.ctx.policies.store.listVersions("thin")).toEqual([]);
   });
 
   it("validates the date range and keeps a dry run out of the runs", async () => {
@@ -163,6 +163,6 @@ describe("V2 operations and company access", () => {
       "2026-03-10",
       "2026-03-11",
     ]);
-    expect((await h.runtime.runs.list("ours", 10, 0)).total).toBe(0);
+    expect((await h.ctx.repositories.runs.list("ours", 10, 0)).total).toBe(0);
   });
 });

@@ -5,13 +5,12 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import {
   batchStatus,
-  createPricingRuntime,
   createServerContext,
   demoScenario,
   loadConfig,
   runNightlyBatch,
   seedCompanyFromMarket,
-  startBatchScheduler,
+  startBatchSchedule,
 } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromSource, TSX } from "./tsx-source.js";
@@ -53,7 +52,7 @@ describe("nightly batch across two processes", () => {
         });
       }
     } finally {
-      await ctx.db.destroy();
+      await ctx.close();
     }
   });
 
@@ -106,7 +105,7 @@ describe("nightly batch across two processes", () => {
       // Both batches are on record.
       expect((await batchStatus(ctx, 10)).batches).toHaveLength(2);
     } finally {
-      await ctx.db.destroy();
+      await ctx.close();
     }
   }, 90_000);
 });
@@ -120,7 +119,7 @@ describe("nightly batch in-process", () => {
     await h.seedCompany("la", { products: 2, timezone: "America/Los_Angeles" });
     await h.seedCompany("broken", { products: 2 });
     // A product the import would refuse (min above max), written behind its back: its company's run must fail.
-    await h.server.ctx.db
+    await h.ctx.db
       .updateTable("products")
       .set({ min_price: 50, max_price: 10 })
       .where("company_id", "=", "broken")
@@ -132,39 +131,34 @@ describe("nightly batch in-process", () => {
   });
 
   it("lets each company's time zone decide its today, records a failure and goes on", async () => {
-    const report = await runNightlyBatch(h.server.ctx, h.runtime, { trigger: "schedule" });
+    const report = await runNightlyBatch(h.ctx, { trigger: "schedule" });
     const byId = Object.fromEntries(report.companies.map((c) => [c.company_id, c]));
     // 02:00 UTC is 15:00 on the 9th in Auckland and 18:00 on the 8th in Los Angeles.
     expect(byId.auckland).toMatchObject({ as_of: "2026-03-09", status: "created" });
     expect(byId.la).toMatchObject({ as_of: "2026-03-08", status: "created" });
     expect(byId.broken).toMatchObject({ status: "failed", run_id: null });
     expect(byId.broken?.error).toMatch(/min above max/);
-    const status = await batchStatus(h.server.ctx, 1);
+    const status = await batchStatus(h.ctx, 1);
     expect(status.batches[0]?.outcomes.find((o) => o.company_id === "broken")?.status).toBe("failed");
     // Nothing half-written for the failed company.
-    expect((await h.runtime.runs.list("broken", 10, 0)).total).toBe(0);
+    expect((await h.ctx.repositories.runs.list("broken", 10, 0)).total).toBe(0);
   });
 
   it("keeps one nightly run per company and day across restarts, and only the newest PRICING_RUNS_KEEP runs", async () => {
-    // A restarted server (a fresh runtime over the same database) finds the day's run and adds none.
-    const restarted = createPricingRuntime(h.server.ctx, {
-      settings: { ...TEST_SETTINGS, runsKeep: 3 },
-    });
-    const again = await runNightlyBatch(h.server.ctx, restarted, {
-      trigger: "schedule",
-      companyId: "auckland",
-    });
+    // A restarted server (a fresh context over the same database) finds the day's run and adds none.
+    const restarted = await h.newContext({ runsKeep: 3 });
+    const again = await runNightlyBatch(restarted, { trigger: "schedule", companyId: "auckland" });
     expect(again.companies[0]).toMatchObject({ status: "exists" });
-    restarted.close();
+    await restarted.close();
 
     for (let day = 10; day <= 13; day++) {
       h.setNow(`2026-03-${day}T02:00:00Z`);
-      await runNightlyBatch(h.server.ctx, h.runtime, { trigger: "schedule", companyId: "auckland" });
+      await runNightlyBatch(h.ctx, { trigger: "schedule", companyId: "auckland" });
     }
-    const listed = await h.runtime.runs.list("auckland", 100, 0);
+    const listed = await h.ctx.repositories.runs.list("auckland", 100, 0);
     expect(listed.total).toBe(3);
     expect(listed.runs.map((r) => r.as_of)).toEqual(["2026-03-13", "2026-03-12", "2026-03-11"]);
-    const orphans = await h.server.ctx.db
+    const orphans = await h.ctx.db
       .selectFrom("recommendations")
       .leftJoin("runs", "runs.run_id", "recommendations.run_id")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -175,37 +169,35 @@ describe("nightly batch in-process", () => {
 
   it("catches up a missed batch once when the server starts after the scheduled time", async () => {
     h.setNow("2026-03-14T05:00:00Z");
-    const runtime = createPricingRuntime(h.server.ctx, { settings: TEST_SETTINGS });
-    const scheduler = startBatchScheduler(h.server.ctx, runtime);
-    const caught = await scheduler.caughtUp;
-    scheduler.stop();
+    const restarted = await h.newContext();
+    const schedule = startBatchSchedule(restarted);
+    const caught = await schedule.caughtUp;
+    schedule.stop();
     expect(caught?.trigger).toBe("catch_up");
-    const latest = (await batchStatus(h.server.ctx, 1)).batches[0];
+    const latest = (await batchStatus(h.ctx, 1)).batches[0];
     expect(latest?.outcomes.find((o) => o.company_id === "auckland")).toMatchObject({
       as_of: "2026-03-14",
       status: "created",
     });
     // A second start finds the batch done since 02:00 and does not run it again.
-    const again = startBatchScheduler(h.server.ctx, runtime);
+    const again = startBatchSchedule(restarted);
     expect(await again.caughtUp).toBeNull();
     again.stop();
-    expect((await batchStatus(h.server.ctx, 1)).batches[0]?.batch_id).toBe(latest?.batch_id);
-    runtime.close();
+    expect((await batchStatus(h.ctx, 1)).batches[0]?.batch_id).toBe(latest?.batch_id);
+    await restarted.close();
   });
 
   it("runs on its cron schedule in-process", async () => {
-    const runtime = createPricingRuntime(h.server.ctx, {
-      settings: { ...TEST_SETTINGS, batchCron: "* * * * * *" },
-    });
+    const everySecond = await h.newContext({ batchCron: "* * * * * *" });
     const done = new Promise<string>((resolve) => {
-      const scheduler = startBatchScheduler(h.server.ctx, runtime, (report) => {
-        scheduler.stop();
+      const schedule = startBatchSchedule(everySecond, (report) => {
+        schedule.stop();
         resolve(report.batch_id);
       });
     });
     const batchId = await done;
-    runtime.close();
-    const status = await batchStatus(h.server.ctx, 1);
+    await everySecond.close();
+    const status = await batchStatus(h.ctx, 1);
     expect(status.batches[0]?.batch_id).toBe(batchId);
     expect(status.batches[0]?.trigger).toBe("schedule");
   }, 10_000);

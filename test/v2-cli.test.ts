@@ -35,7 +35,7 @@ beforeAll(async () => {
       }),
     });
   } finally {
-    await ctx.db.destroy();
+    await ctx.close();
   }
 });
 

@@ -31,7 +31,7 @@ function unitsByProduct(recs: Json[]): Map<string, number> {
 
 describe("compute uses the current stock", () => {
   it("never plans to sell more than is on hand, and follows the newest stock report", async () => {
-    const products = await h.server.ctx.products.listByCompany("stocked");
+    const products = await h.ctx.repositories.products.listByCompany("stocked");
     const first = (await (
       await h.post(`${V2}/recommendations/compute`, token, { company_id: "stocked", dry_run: true })
     ).json()) as Json;
@@ -49,7 +49,7 @@ describe("compute uses the current stock", () => {
       file,
       `date,product_id,price,units_sold,stock_on_hand\n2026-03-10,${target.product_id},${target.base_price},1,3\n`,
     );
-    await importCompanyData(h.server.ctx.db, h.server.ctx.clock, { companyId: "stocked", salesFile: file });
+    await importCompanyData(h.ctx.db, h.ctx.clock, { companyId: "stocked", salesFile: file });
     token = await h.token(keys);
     const later = (await (
       await h.post(`${V2}/recommendations/compute`, token, { company_id: "stocked", dry_run: true })
@@ -66,7 +66,7 @@ describe("compute uses the current stock", () => {
   it("keeps a trained policy's prices inside guardrails tightened after its training", async () => {
     const trained = await h.post(`${V2}/model/train`, token, { company_id: "stocked", auto_approve: true });
     expect(trained.status).toBe(200);
-    const products = await h.server.ctx.products.listByCompany("stocked");
+    const products = await h.ctx.repositories.products.listByCompany("stocked");
     const header =
       "product_id,name,currency,base_price,unit_cost,min_price,max_price,max_daily_change,stock,season_end";
     const lines = products.map((p) =>
@@ -87,7 +87,7 @@ describe("compute uses the current stock", () => {
     );
     const file = join(h.dataDir, "tight-products.csv");
     await writeFile(file, `${[header, ...lines].join("\n")}\n`);
-    await importCompanyData(h.server.ctx.db, h.server.ctx.clock, {
+    await importCompanyData(h.ctx.db, h.ctx.clock, {
       companyId: "stocked",
       productsFile: file,
     });

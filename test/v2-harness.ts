@@ -2,13 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  createPricingRuntime,
+  createServerContext,
   demoScenario,
   issueCredentials,
   loadConfig,
-  type PricingRuntime,
+  overrideConfig,
   type PricingSettingsInput,
   type RunningServer,
+  type ServerContext,
   seedCompanyFromMarket,
   startServer,
 } from "@pricing/server";
@@ -23,10 +24,13 @@ export const TEST_SETTINGS: PricingSettingsInput = {
 
 export interface V2Harness {
   server: RunningServer;
-  /** A second runtime over the server's context, as the in-process schedule uses. */
-  runtime: PricingRuntime;
-  /** The runtime behind the server's routes (its training coordinator holds the HTTP trainings). */
-  served: PricingRuntime;
+  /** The server's context: the one its routes, its trainings and an in-process schedule use. */
+  ctx: ServerContext;
+  /**
+   * Another context over the server's database and clock, as a restarted server or a second process builds
+   * (with `settings` on top of the harness's); the caller closes it.
+   */
+  newContext(settings?: PricingSettingsInput): Promise<ServerContext>;
   dataDir: string;
   url: string;
   /** Sets the injected clock (server, auth and batch all read it). */
@@ -59,23 +63,14 @@ export async function startV2Harness(
   const dataDir = await mkdtemp(join(tmpdir(), "pricing-v2-"));
   let now = Date.parse(startIso);
   const clock = () => new Date(now);
-  const config = loadConfig({}, { dataDir, port: 0, logLevel: "silent" });
-  let served: PricingRuntime | undefined;
-  const server = await startServer(config, {
-    clock,
-    pricing: (ctx, onClose) => {
-      const built = createPricingRuntime(ctx, { settings });
-      onClose(() => built.close());
-      served = built;
-      return built.service;
-    },
-  });
-  if (!served) throw new Error("the server built no pricing runtime");
-  const runtime = createPricingRuntime(server.ctx, { settings });
+  const config = loadConfig({}, { dataDir, port: 0, logLevel: "silent", pricing: settings });
+  const server = await startServer(config, { clock });
+  const ctx = server.ctx;
   const h: V2Harness = {
     server,
-    runtime,
-    served,
+    ctx,
+    newContext: (more = {}) =>
+      createServerContext(overrideConfig(config, { pricing: more }), { clock, db: ctx.db, migrate: false }),
     dataDir,
     url: server.url,
     setNow(iso) {
@@ -83,19 +78,19 @@ export async function startV2Harness(
     },
     now: clock,
     async partner(companies) {
-      const keys = issueCredentials(server.ctx.pepper);
-      const row = await server.ctx.partners.create("Test partner", {
+      const keys = issueCredentials(ctx.pepper);
+      const row = await ctx.repositories.partners.create("Test partner", {
         access_key: keys.access_key,
         secret_hash: keys.secret_hash,
         pepper_id: keys.pepper_id,
       });
-      for (const c of companies) await server.ctx.companies.map(row.partner_id, c);
+      for (const c of companies) await ctx.repositories.companies.map(row.partner_id, c);
       return { partner_id: row.partner_id, access_key: keys.access_key, secret_key: keys.secret_key };
     },
     async seedCompany(companyId, options = {}) {
       const timezone = options.timezone ?? "UTC";
       const today = new Intl.DateTimeFormat("en-CA", { timeZone: timezone }).format(clock());
-      await seedCompanyFromMarket(server.ctx, {
+      await seedCompanyFromMarket(ctx, {
         companyId,
         name: `Company ${companyId}`,
         timezone,
@@ -132,7 +127,6 @@ export async function startV2Harness(
       });
     },
     async destroy() {
-      runtime.close();
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
     },

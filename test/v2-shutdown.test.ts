@@ -17,7 +17,7 @@ describe("closing the server during a training", () => {
         status: res.status,
         body: (await res.json()) as { error: { code: string } },
       }));
-      await waitFor(() => h.served.training.isTraining("long"), { what: "the training to hold the slot" });
+      await waitFor(() => h.ctx.training.isTraining("long"), { what: "the training to hold the slot" });
 
       const t0 = performance.now();
       await h.server.close();
@@ -28,7 +28,7 @@ describe("closing the server during a training", () => {
       expect(answer.body.error.code).toBe("unavailable");
       // A 60-second training budget: a close that waited for it would take far longer than this.
       expect(closeMs).toBeLessThan(10_000);
-      const slots = await h.runtime.store.getSlots("long");
+      const slots = await h.ctx.policies.store.getSlots("long");
       expect(slots.latest).toBeNull();
     } finally {
       await h.destroy().catch(() => undefined);

@@ -26,12 +26,12 @@ describe("the seed's V2 story end to end (real server, loopback port, SQLite, ar
     const keys = await h.partner(["acme-eu"]);
 
     // Two nightly runs on two days, before any policy exists: the rule backs them.
-    const first = await runNightlyBatch(h.server.ctx, h.runtime, { trigger: "schedule" });
+    const first = await runNightlyBatch(h.ctx, { trigger: "schedule" });
     expect(first.companies).toMatchObject([
       { company_id: "acme-eu", as_of: "2026-03-09", status: "created" },
     ]);
     h.setNow("2026-03-10T03:00:00Z");
-    const second = await runNightlyBatch(h.server.ctx, h.runtime, { trigger: "schedule" });
+    const second = await runNightlyBatch(h.ctx, { trigger: "schedule" });
     expect(second.companies).toMatchObject([
       { company_id: "acme-eu", as_of: "2026-03-10", status: "created" },
     ]);
@@ -140,7 +140,7 @@ describe("the seed's V2 story end to end (real server, loopback port, SQLite, ar
 
     // 9. The next nightly run uses it.
     h.setNow("2026-03-11T02:00:00Z");
-    const next = await runNightlyBatch(h.server.ctx, h.runtime, { trigger: "schedule" });
+    const next = await runNightlyBatch(h.ctx, { trigger: "schedule" });
     expect(next.companies[0]).toMatchObject({ as_of: "2026-03-11", status: "created" });
     const fresh = await body(await h.get(`${V2}/recommendations?company_id=acme-eu`, await h.token(keys)));
     expect(fresh.run).toMatchObject({

@@ -38,7 +38,7 @@ async function healthzLatency(): Promise<number> {
 describe("training", () => {
   it("runs one training per company (the second gets 409 with Retry-After) while /healthz keeps answering", async () => {
     const first = h.post(`${V2}/model/train`, token, { company_id: "busy" });
-    await waitFor(() => h.served.training.isTraining("busy"), {
+    await waitFor(() => h.ctx.training.isTraining("busy"), {
       what: "the first training to hold the slot",
     });
     const second = await h.post(`${V2}/model/train`, token, { company_id: "busy" });
@@ -81,11 +81,11 @@ describe("training", () => {
       body: JSON.stringify({ company_id: "gone", auto_approve: true }),
       signal: controller.signal,
     }).catch((e: unknown) => e);
-    await waitFor(() => h.served.training.isTraining("gone"), { what: "the training to hold the slot" });
+    await waitFor(() => h.ctx.training.isTraining("gone"), { what: "the training to hold the slot" });
     controller.abort();
     expect(await aborted).toBeInstanceOf(Error);
     // The training finishes server-side and commits in one step, or not at all, then frees the slot.
-    await waitFor(() => !h.served.training.isTraining("gone"), { what: "the disconnected training to end" });
+    await waitFor(() => !h.ctx.training.isTraining("gone"), { what: "the disconnected training to end" });
     const next = await h.post(`${V2}/model/train`, token, { company_id: "gone" });
     expect(next.status).toBe(200);
     const second = (await next.json()) as Json;
@@ -94,8 +94,8 @@ describe("training", () => {
     expect(report).toMatchObject({ source: "approved", fallback_reason: null });
     expect(report.latest.model_id).toBe(second.model_id);
     expect(report.approved.version).toBe(1);
-    expect(await h.runtime.store.checkConsistency("gone")).toEqual({ ok: true, problems: [] });
-    expect((await h.runtime.store.listVersions("gone")).map((v) => v.version)).toEqual([1, 2]);
+    expect(await h.ctx.policies.store.checkConsistency("gone")).toEqual({ ok: true, problems: [] });
+    expect((await h.ctx.policies.store.listVersions("gone")).map((v) => v.version)).toEqual([1, 2]);
   }, 60_000);
 
   it("falls back from an unreadable approved artifact to latest, then to the rule, and says why", async () => {

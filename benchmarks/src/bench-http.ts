@@ -66,13 +66,13 @@ async function seed(dataDir: string): Promise<BenchFixture["keys"]> {
     const keys: BenchFixture["keys"] = [];
     for (let i = 0; i < PARTNERS; i++) {
       const credentials = issueCredentials(ctx.pepper);
-      const partner = await ctx.partners.create(`bench-${i}`, credentials);
-      await ctx.companies.map(partner.partner_id, COMPANY);
+      const partner = await ctx.repositories.partners.create(`bench-${i}`, credentials);
+      await ctx.repositories.companies.map(partner.partner_id, COMPANY);
       keys.push({ access_key: credentials.access_key, secret_key: credentials.secret_key });
     }
     return keys;
   } finally {
-    await ctx.db.destroy();
+    await ctx.close();
   }
 }
 

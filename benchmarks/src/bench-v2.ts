@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import {
-  createPricingRuntime,
   createServerContext,
   demoScenario,
   loadConfig,
   runNightlyBatch,
   seedCompanyFromMarket,
+  trainModel,
 } from "@pricing/server";
 import type { BenchFixture, Section, SectionResult } from "./http-section.js";
 import { type LoadResult, runLoad } from "./load-generator.js";
@@ -52,9 +52,11 @@ function prepare(fixture: BenchFixture): Promise<ReadSetup> {
   if (setup) return setup;
   setup = (async () => {
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new Date());
-    const ctx = await createServerContext(loadConfig({}, { dataDir: fixture.dataDir }));
+    const ctx = await createServerContext(
+      loadConfig({}, { dataDir: fixture.dataDir, pricing: { runDays: 30, trainHorizonDays: 30 } }),
+    );
     try {
-      const partner = await ctx.partners.findCredentials(fixture.keys[0]!.access_key);
+      const partner = await ctx.repositories.partners.findCredentials(fixture.keys[0]!.access_key);
       if (!partner) throw new Error("bench partner missing");
       for (const [companyId, products, history] of [
         [READ_COMPANY, 100, 28],
@@ -75,13 +77,11 @@ function prepare(fixture: BenchFixture): Promise<ReadSetup> {
             historyDays: history,
           }),
         });
-        await ctx.companies.map(partner.partner_id, companyId);
+        await ctx.repositories.companies.map(partner.partner_id, companyId);
       }
-      const runtime = createPricingRuntime(ctx, { settings: { runDays: 30, trainHorizonDays: 30 } });
-      await runNightlyBatch(ctx, runtime, { trigger: "cli", companyId: READ_COMPANY });
-      runtime.close();
+      await runNightlyBatch(ctx, { trigger: "cli", companyId: READ_COMPANY });
     } finally {
-      await ctx.db.destroy();
+      await ctx.close();
     }
     const bearer = await token(fixture);
     const res = await fetch(`${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`, {
@@ -231,7 +231,21 @@ export async function benchNightlyBatch(options: {
 }): Promise<BatchBenchResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "pricing-bench-batch-"));
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new Date());
-  const ctx = await createServerContext(loadConfig({}, { dataDir, logLevel: "silent" }));
+  const ctx = await createServerContext(
+    loadConfig(
+      {},
+      {
+        dataDir,
+        logLevel: "silent",
+        pricing: {
+          runDays: options.days,
+          trainHorizonDays: options.days,
+          trainSeconds: 2,
+          minHistoryDays: 28,
+        },
+      },
+    ),
+  );
   try {
     const t0 = performance.now();
     for (let i = 0; i < options.companies; i++) {
@@ -253,29 +267,20 @@ export async function benchNightlyBatch(options: {
       });
     }
     const seedSeconds = (performance.now() - t0) / 1000;
-    const runtime = createPricingRuntime(ctx, {
-      settings: {
-        runDays: options.days,
-        trainHorizonDays: options.days,
-        trainSeconds: 2,
-        minHistoryDays: 28,
-      },
-    });
     const t1 = performance.now();
     for (let i = 0; i < options.rlCompanies; i++) {
-      await runtime.trainCompany(`co-${String(i).padStart(3, "0")}`, true);
+      await trainModel(ctx, { company_id: `co-${String(i).padStart(3, "0")}`, auto_approve: true });
     }
     const trainSeconds = (performance.now() - t1) / 1000;
     const t2 = performance.now();
-    const report = await runNightlyBatch(ctx, runtime, { trigger: "cli" });
+    const report = await runNightlyBatch(ctx, { trigger: "cli" });
     const batchSeconds = (performance.now() - t2) / 1000;
     const failed = report.companies.filter((c) => c.status !== "created");
     if (failed.length > 0)
       throw new Error(`batch: ${failed.length} companies not created: ${failed[0]?.error}`);
     const t3 = performance.now();
-    await runNightlyBatch(ctx, runtime, { trigger: "cli" });
+    await runNightlyBatch(ctx, { trigger: "cli" });
     const rerunSeconds = (performance.now() - t3) / 1000;
-    runtime.close();
     const rows = await ctx.db
       .selectFrom("recommendations")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -295,7 +300,7 @@ export async function benchNightlyBatch(options: {
       rerunSeconds,
     };
   } finally {
-    await ctx.db.destroy();
+    await ctx.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

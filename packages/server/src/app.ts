@@ -2,28 +2,24 @@ import { adapterServerOptions, logSerializers, type PricingService, pricingApi }
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
+import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
-import { createDefaultPricingService } from "./pricing-wiring.js";
-import { createServerContext, type ServerContext, type ServerContextOptions } from "./server-context.js";
+import { createPricingService } from "./services/pricing-service.js";
 
-export interface AppOptions extends ServerContextOptions {
-  /**
-   * Builds the V2 pricing service from the server context; default: `createDefaultPricingService`. A service that
-   * holds work of its own (trainings) registers its shutdown with `onClose`: it runs before the server waits for
-   * in-flight requests, so a request awaiting that work ends instead of holding the close.
-   */
-  pricing?: (
-    ctx: ServerContext,
-    onClose: (stop: () => void) => void,
-  ) => PricingService | Promise<PricingService>;
+export interface AppOptions extends Omit<ServerContextOptions, "logger"> {
   /** Where JSON log lines go (default stdout); tests capture them here. */
   logStream?: DestinationStream;
+  /**
+   * The V2 operations the routes call; default `createPricingService(ctx)`. Only a test that needs a handler the
+   * real operations cannot give (one that holds the event loop on cue) replaces it.
+   */
+  pricing?: (ctx: ServerContext) => PricingService;
 }
 
 export interface App {
   app: FastifyInstance;
   ctx: ServerContext;
-  /** Closes the HTTP server and the database. */
+  /** Closes the HTTP server, then the context (and its database). */
   close(): Promise<void>;
 }
 
@@ -50,15 +46,14 @@ function receivingBounds(config: Config) {
   };
 }
 
-/** The composition root: context, logger, Fastify with the adapter plugin. Does not listen. */
+/** The composition root: logger, context, Fastify with the adapter plugin. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const ctx = await createServerContext(config, options);
   const logger = pino(
     { level: config.logLevel, serializers: logSerializers, redact: { paths: REDACT, censor: "[redacted]" } },
     // Asynchronous writes: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
     options.logStream ?? pino.destination({ dest: 1, sync: false }),
   );
-  ctx.logger = logger;
+  const ctx = await createServerContext(config, { ...options, logger });
   const app: FastifyInstance = Fastify({
     ...adapterServerOptions(),
     loggerInstance: logger as FastifyBaseLogger,
@@ -67,12 +62,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   app.server.maxConnections = config.maxConnections;
   try {
-    const stops: (() => void)[] = [];
-    const pricing = await (options.pricing ?? createDefaultPricingService)(ctx, (stop) => stops.push(stop));
     let closing = false;
     app.addHook("preClose", (done) => {
       closing = true;
-      for (const stop of stops) stop();
+      // Before the server waits for in-flight requests: a request awaiting a training ends instead of holding it.
+      ctx.training.abortAll();
       done();
     });
     // A keep-alive connection whose request was in flight when the close began would otherwise stay open until
@@ -83,7 +77,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
     await app.register(pricingApi, {
       auth: ctx.auth,
-      pricing,
+      pricing: (options.pricing ?? createPricingService)(ctx),
       readiness: () => pingDatabase(ctx.db),
       corsOrigins: config.corsOrigins,
       rateLimits: config.rateLimits,
@@ -91,7 +85,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.ready();
   } catch (error) {
     await app.close();
-    await ctx.db.destroy();
+    await ctx.close();
     throw error;
   }
   return {
@@ -99,7 +93,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ctx,
     async close() {
       await app.close();
-      await ctx.db.destroy();
+      await ctx.close();
     },
   };
 }

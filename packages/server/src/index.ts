@@ -14,12 +14,22 @@ export {
   configSchema,
   type LoadConfigOptions,
   loadConfig,
+  overrideConfig,
   type PricingSettings,
   type PricingSettingsInput,
 } from "./config.js";
+export {
+  createServerContext,
+  type Policies,
+  type Repositories,
+  type ServerContext,
+  type ServerContextOptions,
+} from "./context.js";
 export { createDatabase, type DatabaseOptions, type Db, pingDatabase, sqlitePath } from "./db/database.js";
 export { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 export type * from "./db/schema.js";
+export { DEMO_COMPANIES, type DemoResult, demoCurlLines, seedDemo } from "./demo/demo-seed.js";
+export { demoScenario, marketCsv, type SeededCompany, seedCompanyFromMarket } from "./demo/market-seed.js";
 export {
   type DataImportRequest,
   formatIssue,
@@ -28,27 +38,31 @@ export {
   ImportValidationError,
   importCompanyData,
 } from "./import/data-import.js";
-export { type BatchScheduler, startBatchScheduler } from "./pricing/batch-scheduler.js";
-export { companyToday } from "./pricing/company-today.js";
-export { DEMO_COMPANIES, type DemoResult, demoCurlLines, seedDemo } from "./pricing/demo-seed.js";
-export { demoScenario, marketCsv, type SeededCompany, seedCompanyFromMarket } from "./pricing/market-seed.js";
+export { type BatchSchedule, startBatchSchedule } from "./jobs/batch-schedule.js";
 export {
   type BatchReport,
   type BatchStatus,
   batchStatus,
   type CompanyOutcome,
+  nightlyRun,
   runNightlyBatch,
-} from "./pricing/nightly-batch.js";
+} from "./jobs/nightly-batch.js";
+export { type TrainCompanyPayload, trainCompany } from "./jobs/train-company.js";
 export {
-  createPricingRuntime,
-  type PricingRuntime,
-  type PricingRuntimeOptions,
-} from "./pricing/pricing-runtime.js";
-export { type ServingWithBatch, startServerWithBatch } from "./pricing/serve-with-batch.js";
-export { createDefaultPricingService } from "./pricing-wiring.js";
+  type BatchOutcomesRepository,
+  createBatchOutcomesRepository,
+} from "./repositories/batch-outcomes.js";
 export { type CompanyRepository, createCompanyRepository } from "./repositories/companies.js";
 export { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
 export { createProductRepository, type ProductRepository } from "./repositories/products.js";
+export { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
 export { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
-export { createServerContext, type ServerContext, type ServerContextOptions } from "./server-context.js";
-export { unavailablePricingService } from "./unavailable-pricing-service.js";
+export { type ServingWithBatch, startServerWithBatch } from "./serve-with-batch.js";
+export { companyToday } from "./services/company-today.js";
+export { computeRecommendations } from "./services/compute-recommendations.js";
+export { listRuns } from "./services/list-runs.js";
+export { modelReport } from "./services/model-report.js";
+export { createPricingService } from "./services/pricing-service.js";
+export { promoteModel } from "./services/promote-model.js";
+export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
+export { type TrainModelOptions, trainModel } from "./services/train-model.js";

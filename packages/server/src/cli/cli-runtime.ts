@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { CONFIG_SETTINGS, type Config, loadConfig, type SettingPath } from "../config.js";
-import type { ServerContext } from "../server-context.js";
+import type { ServerContext } from "../context.js";
 
 /** A failure the operator caused or can fix; printed without a stack trace. */
 export class CliError extends Error {
@@ -22,7 +22,7 @@ export function displayName(raw: string): string {
 }
 
 export async function requirePartner(ctx: ServerContext, partnerId: string): Promise<void> {
-  if (!(await ctx.partners.get(partnerId)))
+  if (!(await ctx.repositories.partners.get(partnerId)))
     throw new CliError(`partner "${partnerId}" does not exist`, "not_found");
 }
 
@@ -72,7 +72,10 @@ export interface CliRuntime {
   globals(cmd: Command): GlobalOptions;
   /** The environment, the command's defaults and its setting flags; deprecation warnings go to stderr once. */
   config(cmd: Command): Config;
-  /** Opens the database (migrating it) and secrets for the command's data dir; always closes it. */
+  /**
+   * Builds the context for the command's data dir (migrating the database) and always closes it; the API's
+   * expected failures (404, 409, 422) leave as CLI errors with the same code.
+   */
   withContext<T>(cmd: Command, fn: (ctx: ServerContext) => Promise<T>): Promise<T>;
   /** One JSON document with --json, else the human lines. */
   print(cmd: Command, value: unknown, human: string | readonly string[]): void;
@@ -104,12 +107,19 @@ export function createCliRuntime(io: CliIo, env: NodeJS.ProcessEnv): CliRuntime 
     },
     async withContext(cmd, fn) {
       // Loaded on demand, like every heavy module of a command: `pricing --help` loads none of them.
-      const { createServerContext } = await import("../server-context.js");
+      const [{ createServerContext }, { isApiError }] = await Promise.all([
+        import("../context.js"),
+        import("@pricing/http-adapter"),
+      ]);
       const ctx = await createServerContext(runtime.config(cmd));
       try {
         return await fn(ctx);
+      } catch (error) {
+        // The API's expected failures (422, 409, 404) as CLI errors with the same code and message.
+        if (isApiError(error)) throw new CliError(error.message, error.code);
+        throw error;
       } finally {
-        await ctx.db.destroy();
+        await ctx.close();
       }
     },
     print(cmd, value, human) {

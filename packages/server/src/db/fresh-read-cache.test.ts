@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueCredentials } from "../auth/credentials.js";
 import { loadConfig } from "../config.js";
-import { createServerContext, type ServerContext } from "../server-context.js";
+import { createServerContext, type ServerContext } from "../context.js";
 import { createFreshReadCache } from "./fresh-read-cache.js";
 
 describe("fresh read cache (embedded database)", () => {
@@ -19,8 +19,8 @@ describe("fresh read cache (embedded database)", () => {
     cli = await createServerContext(loadConfig({}, { dataDir: dir }));
   });
   afterAll(async () => {
-    await server?.db.destroy();
-    await cli?.db.destroy();
+    await server?.close();
+    await cli?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -29,26 +29,41 @@ describe("fresh read cache (embedded database)", () => {
     const cache = createFreshReadCache<number>(server.db);
     const read = () => cache.get("k", async () => ++loads);
     expect([await read(), await read()]).toEqual([1, 1]);
-    await cli.companies.create({ company_id: "other-conn", name: "x", timezone: "UTC", currency: "EUR" });
+    await cli.repositories.companies.create({
+      company_id: "other-conn",
+      name: "x",
+      timezone: "UTC",
+      currency: "EUR",
+    });
     expect([await read(), await read()]).toEqual([2, 2]);
-    await server.companies.create({ company_id: "same-conn", name: "x", timezone: "UTC", currency: "EUR" });
+    await server.repositories.companies.create({
+      company_id: "same-conn",
+      name: "x",
+      timezone: "UTC",
+      currency: "EUR",
+    });
     expect(await read()).toBe(3);
   });
 
   it("sees a disable and an unmapping made by another process on the next check", async () => {
-    const partner = await server.partners.create("p", issueCredentials(server.pepper));
-    await server.companies.create({ company_id: "co", name: "co", timezone: "UTC", currency: "EUR" });
-    await server.companies.map(partner.partner_id, "co");
-    expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(true);
-    expect(await server.partners.acceptedTokenGeneration(partner.partner_id)).toBe(0);
-    expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(true);
+    const partner = await server.repositories.partners.create("p", issueCredentials(server.pepper));
+    await server.repositories.companies.create({
+      company_id: "co",
+      name: "co",
+      timezone: "UTC",
+      currency: "EUR",
+    });
+    await server.repositories.companies.map(partner.partner_id, "co");
+    expect(await server.repositories.companies.isMapped(partner.partner_id, "co")).toBe(true);
+    expect(await server.repositories.partners.acceptedTokenGeneration(partner.partner_id)).toBe(0);
+    expect(await server.repositories.companies.isMapped(partner.partner_id, "co")).toBe(true);
 
-    await cli.companies.unmap(partner.partner_id, "co");
-    expect(await server.companies.isMapped(partner.partner_id, "co")).toBe(false);
-    await cli.partners.setDisabled(partner.partner_id, true);
-    expect(await server.partners.acceptedTokenGeneration(partner.partner_id)).toBeNull();
-    await cli.partners.setDisabled(partner.partner_id, false);
-    expect(await server.partners.acceptedTokenGeneration(partner.partner_id)).toBe(1);
-    expect(await server.partners.acceptedTokenGeneration("ptr_unknown")).toBeNull();
+    await cli.repositories.companies.unmap(partner.partner_id, "co");
+    expect(await server.repositories.companies.isMapped(partner.partner_id, "co")).toBe(false);
+    await cli.repositories.partners.setDisabled(partner.partner_id, true);
+    expect(await server.repositories.partners.acceptedTokenGeneration(partner.partner_id)).toBeNull();
+    await cli.repositories.partners.setDisabled(partner.partner_id, false);
+    expect(await server.repositories.partners.acceptedTokenGeneration(partner.partner_id)).toBe(1);
+    expect(await server.repositories.partners.acceptedTokenGeneration("ptr_unknown")).toBeNull();
   });
 });

@@ -5,8 +5,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueCredentials } from "../auth/credentials.js";
 import { loadConfig } from "../config.js";
+import { createServerContext, type ServerContext } from "../context.js";
 import { importCompanyData } from "../import/data-import.js";
-import { createServerContext, type ServerContext } from "../server-context.js";
 import { createDatabase, type Db } from "./database.js";
 import { migrateToLatest } from "./migrate.js";
 import { postgresTestsEnabled, TEST_PG_URL } from "./test-postgres.js";
@@ -30,7 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (!enabled) return;
-  await ctx?.db.destroy();
+  await ctx?.close();
   await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
   await admin.destroy();
   await rm(dataDir, { recursive: true, force: true });
@@ -59,23 +59,35 @@ describe.skipIf(!enabled)("PostgreSQL: same migrations and queries as SQLite", (
 
   it("runs the partner, key, company and mapping queries", async () => {
     const keys = issueCredentials(ctx.pepper);
-    const partner = await ctx.partners.create("PG partner", keys);
-    expect((await ctx.partners.findCredentials(keys.access_key))?.partner_id).toBe(partner.partner_id);
+    const partner = await ctx.repositories.partners.create("PG partner", keys);
+    expect((await ctx.repositories.partners.findCredentials(keys.access_key))?.partner_id).toBe(
+      partner.partner_id,
+    );
     const next = issueCredentials(ctx.pepper);
-    await ctx.partners.rotateKeys(partner.partner_id, next);
-    expect((await ctx.partners.findCredentials(keys.access_key))?.superseded_at).not.toBeNull();
-    expect((await ctx.partners.findCredentials(next.access_key))?.superseded_at).toBeNull();
+    await ctx.repositories.partners.rotateKeys(partner.partner_id, next);
+    expect((await ctx.repositories.partners.findCredentials(keys.access_key))?.superseded_at).not.toBeNull();
+    expect((await ctx.repositories.partners.findCredentials(next.access_key))?.superseded_at).toBeNull();
 
     expect(
-      await ctx.companies.create({ company_id: "pg-co", name: "PG", timezone: "UTC", currency: "EUR" }),
+      await ctx.repositories.companies.create({
+        company_id: "pg-co",
+        name: "PG",
+        timezone: "UTC",
+        currency: "EUR",
+      }),
     ).toBeDefined();
     expect(
-      await ctx.companies.create({ company_id: "pg-co", name: "dup", timezone: "UTC", currency: "EUR" }),
+      await ctx.repositories.companies.create({
+        company_id: "pg-co",
+        name: "dup",
+        timezone: "UTC",
+        currency: "EUR",
+      }),
     ).toBeUndefined();
-    await ctx.companies.map(partner.partner_id, "pg-co");
-    await ctx.companies.map(partner.partner_id, "pg-co");
+    await ctx.repositories.companies.map(partner.partner_id, "pg-co");
+    await ctx.repositories.companies.map(partner.partner_id, "pg-co");
     expect(await ctx.auth.isCompanyAccessible(partner.partner_id, "pg-co")).toBe(true);
-    const [listed] = await ctx.partners.list();
+    const [listed] = await ctx.repositories.partners.list();
     expect(listed).toMatchObject({
       partner_id: partner.partner_id,
       access_key: next.access_key,
@@ -87,7 +99,7 @@ describe.skipIf(!enabled)("PostgreSQL: same migrations and queries as SQLite", (
       { requestId: "r", ip: "127.0.0.1", log: undefined as never },
     );
     expect((await ctx.auth.verifyToken(token.access_token)).partnerId).toBe(partner.partner_id);
-    expect(await ctx.companies.unmap(partner.partner_id, "pg-co")).toBe(true);
+    expect(await ctx.repositories.companies.unmap(partner.partner_id, "pg-co")).toBe(true);
     expect(await ctx.auth.isCompanyAccessible(partner.partner_id, "pg-co")).toBe(false);
   });
 
@@ -105,10 +117,10 @@ describe.skipIf(!enabled)("PostgreSQL: same migrations and queries as SQLite", (
       inserted: 0,
       unchanged: 2,
     });
-    expect(await ctx.sales.count("pg-co")).toBe(2);
-    expect((await ctx.sales.list({ companyId: "pg-co", from: "2026-01-02" })).map((s) => s.price)).toEqual([
-      9.5,
-    ]);
+    expect(await ctx.repositories.sales.count("pg-co")).toBe(2);
+    expect(
+      (await ctx.repositories.sales.list({ companyId: "pg-co", from: "2026-01-02" })).map((s) => s.price),
+    ).toEqual([9.5]);
   });
 
   it("allows one nightly run per company and day, and any number of on-demand runs", async () => {

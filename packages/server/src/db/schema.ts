@@ -91,6 +91,19 @@ export interface RecommendationsTable {
   model_id: string | null;
 }
 
+/** One row per company per nightly batch attempt (migration 0002). */
+export interface BatchOutcomesTable {
+  batch_id: string;
+  company_id: string;
+  as_of: string;
+  trigger: "schedule" | "catch_up" | "cli" | "api";
+  status: "created" | "exists" | "failed";
+  run_id: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   key_pairs: KeyPairsTable;
@@ -100,6 +113,7 @@ export interface Database {
   sales: SalesTable;
   runs: RunsTable;
   recommendations: RecommendationsTable;
+  batch_outcomes: BatchOutcomesTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -110,3 +124,4 @@ export type NewProductRow = Insertable<ProductsTable>;
 export type SalesRow = Selectable<SalesTable>;
 export type RunRow = Selectable<RunsTable>;
 export type RecommendationRow = Selectable<RecommendationsTable>;
+export type BatchOutcomeRow = Selectable<BatchOutcomesTable>;

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { CliError, type CliRuntime } from "../cli-runtime.js";
-import { withPricingRuntime } from "./with-pricing-runtime.js";
 
 export function registerBatchCommands(program: Command, cli: CliRuntime): void {
   const batch = program.command("batch").description("The nightly batch of persisted recommendation runs");
@@ -10,9 +9,9 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .description("Run the nightly batch now (one nightly run per company and day; existing runs are kept)")
     .option("--company <company_id>", "only this company")
     .action(async (opts: { company?: string }, cmd: Command) => {
-      const { runNightlyBatch } = await import("../../pricing/nightly-batch.js");
-      await withPricingRuntime(cli, cmd, async (runtime, ctx) => {
-        const report = await runNightlyBatch(ctx, runtime, {
+      const { runNightlyBatch } = await import("../../jobs/nightly-batch.js");
+      await cli.withContext(cmd, async (ctx) => {
+        const report = await runNightlyBatch(ctx, {
           trigger: "cli",
           ...(opts.company === undefined ? {} : { companyId: opts.company }),
         });
@@ -40,25 +39,22 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
     .action(async (opts: { limit: string }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new CliError("--limit must be 1..100");
-      const { batchStatus } = await import("../../pricing/nightly-batch.js");
-      await withPricingRuntime(cli, cmd, async (runtime, ctx) => {
+      const { batchStatus } = await import("../../jobs/nightly-batch.js");
+      await cli.withContext(cmd, async (ctx) => {
         const status = await batchStatus(ctx, limit);
-        cli.print(
-          cmd,
-          { ...status, schedule: runtime.settings.batchCron, runs_keep: runtime.settings.runsKeep },
-          [
-            `schedule: ${runtime.settings.batchCron} (UTC), keeping ${runtime.settings.runsKeep} runs per company`,
-            ...(status.batches.length === 0
-              ? ["no batch has run yet"]
-              : status.batches.flatMap((b) => [
-                  `batch ${b.batch_id} (${b.trigger}) ${b.started_at} .. ${b.finished_at}`,
-                  ...b.outcomes.map(
-                    (o) =>
-                      `  ${o.company_id}  ${o.as_of}  ${o.status}${o.run_id ? `  ${o.run_id}` : ""}${o.error ? `  ${o.error}` : ""}`,
-                  ),
-                ])),
-          ],
-        );
+        const settings = ctx.config.pricing;
+        cli.print(cmd, { ...status, schedule: settings.batchCron, runs_keep: settings.runsKeep }, [
+          `schedule: ${settings.batchCron} (UTC), keeping ${settings.runsKeep} runs per company`,
+          ...(status.batches.length === 0
+            ? ["no batch has run yet"]
+            : status.batches.flatMap((b) => [
+                `batch ${b.batch_id} (${b.trigger}) ${b.started_at} .. ${b.finished_at}`,
+                ...b.outcomes.map(
+                  (o) =>
+                    `  ${o.company_id}  ${o.as_of}  ${o.status}${o.run_id ? `  ${o.run_id}` : ""}${o.error ? `  ${o.error}` : ""}`,
+                ),
+              ])),
+        ]);
       });
     });
 }

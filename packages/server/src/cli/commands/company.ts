@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { ServerContext } from "../../server-context.js";
+import type { ServerContext } from "../../context.js";
 import { CliError, type CliRuntime, displayName, requirePartner } from "../cli-runtime.js";
 
 function isTimeZone(zone: string): boolean {
@@ -13,7 +13,7 @@ function isTimeZone(zone: string): boolean {
 
 async function requireBoth(ctx: ServerContext, partnerId: string, companyId: string): Promise<void> {
   await requirePartner(ctx, partnerId);
-  if (!(await ctx.companies.get(companyId)))
+  if (!(await ctx.repositories.companies.get(companyId)))
     throw new CliError(`company "${companyId}" does not exist`, "not_found");
 }
 
@@ -38,7 +38,7 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
         throw new CliError(`--timezone "${opts.timezone}" is not an IANA time zone`);
       const name = displayName(opts.name);
       await cli.withContext(cmd, async (ctx) => {
-        const row = await ctx.companies.create({
+        const row = await ctx.repositories.companies.create({
           company_id: id.data,
           name,
           timezone: opts.timezone,
@@ -57,7 +57,7 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
     .action(async (opts: { partner: string; company: string }, cmd: Command) => {
       await cli.withContext(cmd, async (ctx) => {
         await requireBoth(ctx, opts.partner, opts.company);
-        await ctx.companies.map(opts.partner, opts.company);
+        await ctx.repositories.companies.map(opts.partner, opts.company);
         cli.print(
           cmd,
           { partner_id: opts.partner, company_id: opts.company, mapped: true },
@@ -74,7 +74,7 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
     .action(async (opts: { partner: string; company: string }, cmd: Command) => {
       await cli.withContext(cmd, async (ctx) => {
         await requireBoth(ctx, opts.partner, opts.company);
-        if (!(await ctx.companies.unmap(opts.partner, opts.company))) {
+        if (!(await ctx.repositories.companies.unmap(opts.partner, opts.company))) {
           throw new CliError(`${opts.company} is not mapped to ${opts.partner}`, "not_found");
         }
         cli.print(
@@ -90,7 +90,7 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
     .description("List companies and the partners mapped to each")
     .action(async (_opts: unknown, cmd: Command) => {
       await cli.withContext(cmd, async (ctx) => {
-        const companies = await ctx.companies.list();
+        const companies = await ctx.repositories.companies.list();
         cli.print(
           cmd,
           { companies },

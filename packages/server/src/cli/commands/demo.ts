@@ -12,22 +12,12 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
     .action(async (opts: { serve: boolean }, cmd: Command) => {
       // The demo's own defaults (a short training, quiet logs) are the config's `commandDefaults`.
       const config = cli.config(cmd);
-      const [{ demoCurlLines, seedDemo }, { createPricingRuntime }] = await Promise.all([
-        import("../../pricing/demo-seed.js"),
-        import("../../pricing/pricing-runtime.js"),
-      ]);
+      const { demoCurlLines, seedDemo } = await import("../../demo/demo-seed.js");
       const json = cli.globals(cmd).json === true;
       const progress = (line: string) => {
         if (!json) cli.io.err(`${line}\n`);
       };
-      const seeded = await cli.withContext(cmd, async (ctx) => {
-        const runtime = createPricingRuntime(ctx);
-        try {
-          return await seedDemo(ctx, runtime, progress);
-        } finally {
-          runtime.close();
-        }
-      });
+      const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress));
       const show = (url: string) => {
         const companies = seeded.companies;
         cli.print(
@@ -62,7 +52,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
         show(`http://${config.host}:${config.port}`);
         return;
       }
-      const { startServerWithBatch } = await import("../../pricing/serve-with-batch.js");
+      const { startServerWithBatch } = await import("../../serve-with-batch.js");
       const serving = await startServerWithBatch(config);
       show(serving.server.url);
       await untilSignal();

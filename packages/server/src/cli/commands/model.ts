@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import type { CliRuntime } from "../cli-runtime.js";
 import { modelReportLines } from "./promote.js";
-import { withPricingRuntime } from "./with-pricing-runtime.js";
 
 export function registerModelCommand(program: Command, cli: CliRuntime): void {
   program
@@ -9,9 +8,9 @@ export function registerModelCommand(program: Command, cli: CliRuntime): void {
     .description("Show which artifact backs inference for a company (approved, latest or rule)")
     .requiredOption("--company <company_id>", "company")
     .action(async (opts: { company: string }, cmd: Command) => {
-      await withPricingRuntime(cli, cmd, async (runtime) => {
-        await runtime.company(opts.company);
-        const report = await runtime.modelReport(opts.company);
+      const { modelReport } = await import("../../services/model-report.js");
+      await cli.withContext(cmd, async (ctx) => {
+        const report = await modelReport(ctx, { company_id: opts.company });
         cli.print(cmd, report, modelReportLines(report));
       });
     });

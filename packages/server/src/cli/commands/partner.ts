@@ -23,7 +23,7 @@ export function registerPartnerCommands(program: Command, cli: CliRuntime): void
       const name = displayName(opts.name);
       await cli.withContext(cmd, async (ctx) => {
         const keys = issueCredentials(ctx.pepper);
-        const row = await ctx.partners.create(name, {
+        const row = await ctx.repositories.partners.create(name, {
           access_key: keys.access_key,
           secret_hash: keys.secret_hash,
           pepper_id: keys.pepper_id,
@@ -51,7 +51,7 @@ export function registerPartnerCommands(program: Command, cli: CliRuntime): void
       await cli.withContext(cmd, async (ctx) => {
         await requirePartner(ctx, partnerId);
         const keys = issueCredentials(ctx.pepper);
-        await ctx.partners.rotateKeys(partnerId, {
+        await ctx.repositories.partners.rotateKeys(partnerId, {
           access_key: keys.access_key,
           secret_hash: keys.secret_hash,
           pepper_id: keys.pepper_id,
@@ -78,7 +78,7 @@ export function registerPartnerCommands(program: Command, cli: CliRuntime): void
       .argument("<partner_id>", "partner to change")
       .action(async (partnerId: string, _opts: unknown, cmd: Command) => {
         await cli.withContext(cmd, async (ctx) => {
-          if (!(await ctx.partners.setDisabled(partnerId, disabled))) {
+          if (!(await ctx.repositories.partners.setDisabled(partnerId, disabled))) {
             throw new CliError(`partner "${partnerId}" does not exist`, "not_found");
           }
           cli.print(cmd, { partner_id: partnerId, disabled }, `partner ${partnerId} ${name}d`);
@@ -91,7 +91,7 @@ export function registerPartnerCommands(program: Command, cli: CliRuntime): void
     .description("List partners with their current access key and mapped companies (never secrets)")
     .action(async (_opts: unknown, cmd: Command) => {
       await cli.withContext(cmd, async (ctx) => {
-        const partners = await ctx.partners.list();
+        const partners = await ctx.repositories.partners.list();
         cli.print(
           cmd,
           { partners },

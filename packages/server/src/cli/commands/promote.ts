@@ -1,7 +1,6 @@
 import type { ModelReport } from "@pricing/http-adapter";
 import type { Command } from "commander";
 import type { CliRuntime } from "../cli-runtime.js";
-import { withPricingRuntime } from "./with-pricing-runtime.js";
 
 export function modelReportLines(report: ModelReport): string[] {
   const slot = (s: { model_id: string; version: number; trained_at: string } | null) =>
@@ -22,8 +21,9 @@ export function registerPromoteCommand(program: Command, cli: CliRuntime): void 
     .requiredOption("--company <company_id>", "company")
     .requiredOption("--model <model_id>", "the current latest model id (see: pricing model)")
     .action(async (opts: { company: string; model: string }, cmd: Command) => {
-      await withPricingRuntime(cli, cmd, async (runtime) => {
-        const report = await runtime.promote(opts.company, opts.model);
+      const { promoteModel } = await import("../../services/promote-model.js");
+      await cli.withContext(cmd, async (ctx) => {
+        const report = await promoteModel(ctx, { company_id: opts.company, model_id: opts.model });
         cli.print(cmd, report, modelReportLines(report));
       });
     });

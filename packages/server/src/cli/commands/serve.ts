@@ -11,7 +11,7 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const config = cli.config(cmd);
       // Loaded on demand so the other commands start without Fastify and the OpenAPI stack.
-      const { startServerWithBatch } = await import("../../pricing/serve-with-batch.js");
+      const { startServerWithBatch } = await import("../../serve-with-batch.js");
       const serving = await startServerWithBatch(config);
       const server = serving.server;
       cli.print(
@@ -19,9 +19,9 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
         {
           url: server.url,
           data_dir: config.dataDir,
-          next_batch: serving.scheduler.nextRun()?.toISOString() ?? null,
+          next_batch: serving.schedule.nextRun()?.toISOString() ?? null,
         },
-        `listening on ${server.url}; nightly batch next at ${serving.scheduler.nextRun()?.toISOString() ?? "-"}`,
+        `listening on ${server.url}; nightly batch next at ${serving.schedule.nextRun()?.toISOString() ?? "-"}`,
       );
       await untilSignal();
       await serving.close();

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { CliRuntime } from "../cli-runtime.js";
-import { withPricingRuntime } from "./with-pricing-runtime.js";
 
 /** A one-line progress bar on stderr, redrawn in place; silent when stderr is not a terminal or with --json. */
 function progressBar(cli: CliRuntime, enabled: boolean): (fraction: number) => void {
@@ -27,9 +26,14 @@ export function registerTrainCommand(program: Command, cli: CliRuntime): void {
     .option("--auto-approve", "also promote the new artifact to approved, in the same step", false)
     .action(async (opts: { company: string; autoApprove: boolean }, cmd: Command) => {
       const json = cli.globals(cmd).json === true;
-      await withPricingRuntime(cli, cmd, async (runtime) => {
+      const { trainModel } = await import("../../services/train-model.js");
+      await cli.withContext(cmd, async (ctx) => {
         const bar = progressBar(cli, !json && process.stderr.isTTY === true);
-        const result = await runtime.trainCompany(opts.company, opts.autoApprove, bar);
+        const result = await trainModel(
+          ctx,
+          { company_id: opts.company, auto_approve: opts.autoApprove },
+          { onProgress: bar },
+        );
         bar(1);
         cli.print(cmd, result, [
           `model ${result.model_id} (version ${result.version}) trained for ${result.company_id}`,

@@ -5,10 +5,10 @@ import type { Recommendation } from "@pricing/http-adapter";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
+import { createServerContext, type ServerContext } from "../context.js";
 import { createDatabase, type Db } from "../db/database.js";
 import { postgresTestsEnabled, TEST_PG_URL } from "../db/test-postgres.js";
-import { createServerContext, type ServerContext } from "../server-context.js";
-import { createRunsStore, type NewRun } from "./runs-store.js";
+import { createRunsRepository, type NewRun } from "./runs.js";
 
 const pgEnabled = await postgresTestsEnabled();
 
@@ -44,7 +44,7 @@ function nightly(asOf: string, createdAt: string, recs = rows([asOf], ["a", "b"]
 }
 
 for (const dialect of ["sqlite", "postgres"] as const) {
-  describe.skipIf(dialect === "postgres" && !pgEnabled)(`runs store on ${dialect}`, () => {
+  describe.skipIf(dialect === "postgres" && !pgEnabled)(`runs repository on ${dialect}`, () => {
     let dataDir: string;
     let ctx: ServerContext;
     let admin: Db | undefined;
@@ -61,11 +61,16 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       } else {
         ctx = await createServerContext(loadConfig({}, { dataDir }));
       }
-      await ctx.companies.create({ company_id: "co", name: "Co", timezone: "UTC", currency: "EUR" });
+      await ctx.repositories.companies.create({
+        company_id: "co",
+        name: "Co",
+        timezone: "UTC",
+        currency: "EUR",
+      });
     });
 
     afterAll(async () => {
-      await ctx?.db.destroy();
+      await ctx?.close();
       if (admin) {
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
         await admin.destroy();
@@ -74,7 +79,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     });
 
     it("keeps one nightly run per company and day, even when two inserts race", async () => {
-      const store = createRunsStore(ctx.db);
+      const store = createRunsRepository(ctx.db);
       const results = await Promise.all([
         store.insert(nightly("2026-01-01", "2026-01-01T02:00:00.000Z"), 10),
         store.insert(nightly("2026-01-01", "2026-01-01T02:00:00.001Z"), 10),
@@ -93,7 +98,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     });
 
     it("writes a run with all its rows or nothing", async () => {
-      const store = createRunsStore(ctx.db);
+      const store = createRunsRepository(ctx.db);
       const before = await store.list("co", 100, 0);
       // The same (date, product) twice violates the rows' primary key half-way through the insert.
       const broken = nightly("2026-01-02", "2026-01-02T02:00:00.000Z", [
@@ -112,7 +117,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     });
 
     it("selects by recency, filters dates inclusively and keeps only the newest runs", async () => {
-      const store = createRunsStore(ctx.db);
+      const store = createRunsRepository(ctx.db);
       for (const day of ["03", "04", "05", "06"]) {
         const asOf = `2026-01-${day}`;
         await store.insert(

@@ -1,10 +1,8 @@
 import { Cron } from "croner";
-import type { ServerContext } from "../server-context.js";
+import type { ServerContext } from "../context.js";
 import { type BatchReport, runNightlyBatch } from "./nightly-batch.js";
-import type { PricingRuntime } from "./pricing-runtime.js";
-import { pricingDb } from "./runs-store.js";
 
-export interface BatchScheduler {
+export interface BatchSchedule {
   /** Next planned start, or null when stopped. */
   nextRun(): Date | null;
   /**
@@ -16,31 +14,30 @@ export interface BatchScheduler {
 }
 
 /**
- * Schedules the nightly batch in-process on `settings.batchCron` (UTC). A tick that finds the previous batch
+ * Schedules the nightly batch in-process on `pricing.batchCron` (UTC). A tick that finds the previous batch
  * still running is skipped (croner's `protect`); a second process doing the same is harmless, the database keeps
  * one nightly run per company and day.
  */
-export function startBatchScheduler(
+export function startBatchSchedule(
   ctx: ServerContext,
-  runtime: PricingRuntime,
   onDone?: (report: BatchReport) => void,
-): BatchScheduler {
-  const job = new Cron(runtime.settings.batchCron, { timezone: "UTC", protect: true }, async () => {
+): BatchSchedule {
+  const job = new Cron(ctx.config.pricing.batchCron, { timezone: "UTC", protect: true }, async () => {
     try {
-      const report = await runNightlyBatch(ctx, runtime, { trigger: "schedule" });
+      const report = await runNightlyBatch(ctx, { trigger: "schedule" });
       const failed = report.companies.filter((c) => c.status === "failed").length;
-      ctx.logger?.info(
+      ctx.logger.info(
         { batch_id: report.batch_id, companies: report.companies.length, failed },
         "nightly batch finished",
       );
       onDone?.(report);
     } catch (error) {
-      ctx.logger?.error({ err: error }, "nightly batch failed");
+      ctx.logger.error({ err: error }, "nightly batch failed");
     }
   });
   return {
     nextRun: () => job.nextRun(),
-    caughtUp: catchUp(ctx, runtime, job, onDone),
+    caughtUp: catchUp(ctx, job, onDone),
     stop: () => job.stop(),
   };
 }
@@ -51,29 +48,22 @@ export function startBatchScheduler(
  */
 async function catchUp(
   ctx: ServerContext,
-  runtime: PricingRuntime,
   job: Cron,
   onDone?: (report: BatchReport) => void,
 ): Promise<BatchReport | null> {
   try {
     const missed = job.previousRuns(1, ctx.clock())[0];
     if (!missed) return null;
-    const since = await pricingDb(ctx.db)
-      .selectFrom("batch_outcomes")
-      .select("batch_id")
-      .where("started_at", ">=", missed.toISOString())
-      .limit(1)
-      .executeTakeFirst();
-    if (since) return null;
-    const report = await runNightlyBatch(ctx, runtime, { trigger: "catch_up" });
-    ctx.logger?.info(
+    if (await ctx.repositories.batchOutcomes.startedSince(missed.toISOString())) return null;
+    const report = await runNightlyBatch(ctx, { trigger: "catch_up" });
+    ctx.logger.info(
       { batch_id: report.batch_id, missed: missed.toISOString() },
       "missed nightly batch caught up",
     );
     onDone?.(report);
     return report;
   } catch (error) {
-    ctx.logger?.error({ err: error }, "catching up the nightly batch failed");
+    ctx.logger.error({ err: error }, "catching up the nightly batch failed");
     return null;
   }
 }

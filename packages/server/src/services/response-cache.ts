@@ -32,3 +32,5 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
     },
   };
 }
+
+export type ResponseCache = ReturnType<typeof createResponseCache>;

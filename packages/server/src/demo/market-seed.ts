@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addDays, generateMarket, type Market, type ScenarioInput } from "@pricing/engine";
+import type { ServerContext } from "../context.js";
 import { importCompanyData } from "../import/data-import.js";
-import type { ServerContext } from "../server-context.js";
 
 export interface SeededCompany {
   companyId: string;
@@ -81,7 +81,7 @@ export async function seedCompanyFromMarket(
   const salesFile = join(input.dir, `${input.companyId}-sales.csv`);
   writeFileSync(productsFile, files.products);
   writeFileSync(salesFile, files.sales);
-  await ctx.companies.create({
+  await ctx.repositories.companies.create({
     company_id: input.companyId,
     name: input.name,
     timezone: input.timezone,

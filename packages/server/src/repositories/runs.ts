@@ -1,28 +1,8 @@
 import type { ListedRun, Recommendation, Run } from "@pricing/http-adapter";
-import type { Kysely } from "kysely";
 import { ulid } from "ulid";
 import type { Db } from "../db/database.js";
 import { createFreshReadCache } from "../db/fresh-read-cache.js";
-import type { Database, RunRow } from "../db/schema.js";
-
-export interface BatchOutcomesTable {
-  batch_id: string;
-  company_id: string;
-  as_of: string;
-  trigger: "schedule" | "catch_up" | "cli" | "api";
-  status: "created" | "exists" | "failed";
-  run_id: string | null;
-  error: string | null;
-  started_at: string;
-  finished_at: string;
-}
-
-/** The server's tables plus the pricing operations' own (migration 0002). */
-export type PricingDatabase = Database & { batch_outcomes: BatchOutcomesTable };
-
-export function pricingDb(db: Db): Kysely<PricingDatabase> {
-  return db.withTables<{ batch_outcomes: BatchOutcomesTable }>();
-}
+import type { RunRow } from "../db/schema.js";
 
 export interface NewRun {
   companyId: string;
@@ -75,7 +55,7 @@ export function toRun(row: RunRow): Run {
  * Persisted runs and their recommendations. A run is written with all its rows in one transaction, with the
  * retention of older runs, so a reader or a crash sees the whole run or none of it; runs are never updated.
  */
-export function createRunsStore(db: Db) {
+export function createRunsRepository(db: Db) {
   const latest = createFreshReadCache<RunRow | undefined>(db);
   async function nightlyExists(companyId: string, asOf: string): Promise<RunRow | undefined> {
     return db
@@ -209,4 +189,4 @@ export function createRunsStore(db: Db) {
   };
 }
 
-export type RunsStore = ReturnType<typeof createRunsStore>;
+export type RunsRepository = ReturnType<typeof createRunsRepository>;

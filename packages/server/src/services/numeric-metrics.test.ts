@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { numericMetrics } from "./active-policy.js";
+import { numericMetrics } from "./numeric-metrics.js";
 
 describe("numericMetrics", () => {
   it("keeps numbers only", () => {

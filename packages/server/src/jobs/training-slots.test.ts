@@ -1,11 +1,11 @@
 import { ApiError } from "@pricing/http-adapter";
 import { describe, expect, it } from "vitest";
-import { createTrainingCoordinator } from "./training-coordinator.js";
+import { createTrainingSlots } from "./training-slots.js";
 
-describe("training coordinator", () => {
+describe("training slots", () => {
   it("holds one training per company, answers 409 with Retry-After, and releases the slot on failure", async () => {
     let clock = 0;
-    const coordinator = createTrainingCoordinator({ expectedSeconds: 30, now: () => clock });
+    const coordinator = createTrainingSlots({ expectedSeconds: 30, now: () => clock });
     let release!: () => void;
     const first = coordinator.exclusive("a", () => new Promise<string>((r) => (release = () => r("done"))));
     const second = coordinator.exclusive("a", async () => "never");
@@ -38,14 +38,5 @@ describe("training coordinator", () => {
       }),
     ).rejects.toMatchObject({ code: "insufficient_history" });
     expect(coordinator.isTraining("a")).toBe(false);
-  });
-
-  it("trains through the engine and answers its insufficient_history with the API's 422 error", async () => {
-    const coordinator = createTrainingCoordinator({ expectedSeconds: 30 });
-    const data = { companyId: "a", products: [], history: [], minHistoryDays: 28 };
-    await expect(coordinator.train(data, new AbortController().signal)).rejects.toBeInstanceOf(ApiError);
-    await expect(coordinator.train(data, new AbortController().signal)).rejects.toMatchObject({
-      code: "insufficient_history",
-    });
   });
 });

@@ -1,7 +1,6 @@
-import { type CompanyTrainingData, type PolicyArtifact, TrainingError, trainInWorker } from "@pricing/engine";
 import { ApiError } from "@pricing/http-adapter";
 
-export interface TrainingCoordinatorOptions {
+export interface TrainingSlotsOptions {
   /** Expected seconds of one training, for `Retry-After`. */
   expectedSeconds: number;
   /** Milliseconds clock. */
@@ -13,39 +12,11 @@ interface Running {
   controller: AbortController;
 }
 
-/** Progress crosses from the training thread at most this often, so a long training leaves the event loop alone. */
-const PROGRESS_EVERY_MS = 200;
-
 /**
- * Trains in the engine's worker thread; aborting the signal terminates the thread and rejects with its reason.
- * The engine's `insufficient_history` becomes the API's 422.
+ * One training per company at a time: the `train-company` job's singleton key. `exclusive` claims the company
+ * synchronously, so two requests racing on the same company cannot both pass the check.
  */
-async function train(
-  data: CompanyTrainingData,
-  signal: AbortSignal,
-  onProgress?: (fraction: number) => void,
-): Promise<PolicyArtifact> {
-  try {
-    return await trainInWorker(data, {
-      signal,
-      progressEveryMs: PROGRESS_EVERY_MS,
-      ...(onProgress === undefined
-        ? {}
-        : { onProgress: (p) => onProgress(p.totalSteps > 0 ? p.step / p.totalSteps : 0) }),
-    });
-  } catch (error) {
-    if (error instanceof TrainingError && error.code === "insufficient_history") {
-      throw new ApiError("insufficient_history", error.message);
-    }
-    throw error;
-  }
-}
-
-/**
- * One training per company at a time, each in a worker thread so the event loop keeps serving. `exclusive`
- * claims the company synchronously, so two requests racing on the same company cannot both pass the check.
- */
-export function createTrainingCoordinator(options: TrainingCoordinatorOptions) {
+export function createTrainingSlots(options: TrainingSlotsOptions) {
   const now = options.now ?? (() => Date.now());
   const running = new Map<string, Running>();
   /** Seconds the company's last training took: a better guess for `Retry-After` than the budget. */
@@ -84,8 +55,6 @@ export function createTrainingCoordinator(options: TrainingCoordinatorOptions) {
       }
     },
 
-    train,
-
     /** Stops every running training (server shutdown). */
     abortAll(): void {
       for (const entry of running.values())
@@ -96,4 +65,4 @@ export function createTrainingCoordinator(options: TrainingCoordinatorOptions) {
   };
 }
 
-export type TrainingCoordinator = ReturnType<typeof createTrainingCoordinator>;
+export type TrainingSlots = ReturnType<typeof createTrainingSlots>;

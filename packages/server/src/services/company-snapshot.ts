@@ -1,15 +1,14 @@
 import {
   addDays,
-  type CompanyFitReport,
   type SalesRow as EngineSalesRow,
   type FittedDemand,
   fitDemand,
   type ProductState,
-  type ProductStateOptions,
   productState,
 } from "@pricing/engine";
+import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
-import type { ServerContext } from "../server-context.js";
+import { companyToday } from "./company-today.js";
 
 export interface CompanySnapshot {
   readonly company: CompanyRow;
@@ -17,23 +16,20 @@ export interface CompanySnapshot {
   /** Each product's pricing state on `today`, computed by the engine. */
   readonly products: readonly ProductState[];
   readonly history: readonly EngineSalesRow[];
-  /** Distinct dates with at least one sales row. */
-  readonly historyDays: number;
 }
 
-/** Loads a company's products and sales history as of `today` (history strictly before today counts). */
-export async function loadCompanySnapshot(
-  ctx: ServerContext,
-  company: CompanyRow,
-  today: string,
-  options: ProductStateOptions,
-): Promise<CompanySnapshot> {
+/**
+ * Loads a company's products and sales history as of its today (the clock's date in its time zone; history
+ * strictly before today counts), in the engine's shapes.
+ */
+export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRow): Promise<CompanySnapshot> {
+  const today = companyToday(ctx.clock(), company.timezone);
+  const options = { horizonDays: ctx.config.pricing.trainHorizonDays };
   const [rows, sales] = await Promise.all([
-    ctx.products.listByCompany(company.company_id),
-    ctx.sales.list({ companyId: company.company_id, to: addDays(today, -1) }),
+    ctx.repositories.products.listByCompany(company.company_id),
+    ctx.repositories.sales.list({ companyId: company.company_id, to: addDays(today, -1) }),
   ]);
   const byProduct = new Map<string, EngineSalesRow[]>();
-  const dates = new Set<string>();
   const history: EngineSalesRow[] = [];
   for (const s of sales) {
     const row: EngineSalesRow = {
@@ -44,7 +40,6 @@ export async function loadCompanySnapshot(
       stock_on_hand: s.stock_on_hand,
     };
     history.push(row);
-    dates.add(s.date);
     let list = byProduct.get(s.product_id);
     if (!list) {
       list = [];
@@ -57,15 +52,13 @@ export async function loadCompanySnapshot(
     today,
     products: rows.map((r) => productState(r, byProduct.get(r.product_id) ?? [], today, options)),
     history,
-    historyDays: dates.size,
   };
 }
 
 /** The demand model fitted to the snapshot's history (products without usable history are left out). */
-export function fitSnapshot(snapshot: CompanySnapshot): { fit: FittedDemand; report: CompanyFitReport } {
-  const fit = fitDemand(
+export function fitSnapshot(snapshot: CompanySnapshot): FittedDemand {
+  return fitDemand(
     snapshot.history,
     snapshot.products.map((p) => ({ productId: p.product.product_id, referencePrice: p.product.base_price })),
   );
-  return { fit, report: fit.company };
 }

@@ -2,11 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { issueCredentials } from "../auth/credentials.js";
-import type { ServerContext } from "../server-context.js";
-import { companyToday } from "./company-today.js";
+import type { ServerContext } from "../context.js";
+import { type BatchReport, runNightlyBatch } from "../jobs/nightly-batch.js";
+import { companyToday } from "../services/company-today.js";
+import { trainModel } from "../services/train-model.js";
 import { demoScenario, seedCompanyFromMarket } from "./market-seed.js";
-import { type BatchReport, runNightlyBatch } from "./nightly-batch.js";
-import type { PricingRuntime } from "./pricing-runtime.js";
 
 const DEMO_FILE = "demo.json";
 
@@ -59,22 +59,21 @@ export interface DemoResult {
  */
 export async function seedDemo(
   ctx: ServerContext,
-  runtime: PricingRuntime,
   log: (line: string) => void = () => undefined,
 ): Promise<DemoResult> {
   const file = join(ctx.config.dataDir, DEMO_FILE);
   const keys = issueCredentials(ctx.pepper);
   if (existsSync(file)) {
     const state = demoStateSchema.parse(JSON.parse(readFileSync(file, "utf8")));
-    await ctx.partners.rotateKeys(state.partner_id, {
+    await ctx.repositories.partners.rotateKeys(state.partner_id, {
       access_key: keys.access_key,
       secret_hash: keys.secret_hash,
       pepper_id: keys.pepper_id,
     });
-    const batch = await runNightlyBatch(ctx, runtime, { trigger: "cli" });
+    const batch = await runNightlyBatch(ctx, { trigger: "cli" });
     return { created: false, partner_id: state.partner_id, ...pick(keys), companies: state.companies, batch };
   }
-  const partner = await ctx.partners.create("Demo partner", {
+  const partner = await ctx.repositories.partners.create("Demo partner", {
     access_key: keys.access_key,
     secret_hash: keys.secret_hash,
     pepper_id: keys.pepper_id,
@@ -96,12 +95,12 @@ export async function seedDemo(
         tightStock: spec.tightStock,
       }),
     });
-    await ctx.companies.map(partner.partner_id, spec.companyId);
-    log(`training ${spec.companyId} (budget ${runtime.settings.trainSeconds}s)`);
-    const trained = await runtime.trainCompany(spec.companyId, true);
+    await ctx.repositories.companies.map(partner.partner_id, spec.companyId);
+    log(`training ${spec.companyId} (budget ${ctx.config.pricing.trainSeconds}s)`);
+    const trained = await trainModel(ctx, { company_id: spec.companyId, auto_approve: true });
     log(`  ${trained.model_id} approved`);
   }
-  const batch = await runNightlyBatch(ctx, runtime, { trigger: "cli" });
+  const batch = await runNightlyBatch(ctx, { trigger: "cli" });
   const companies = DEMO_COMPANIES.map((c) => c.companyId);
   // Written last: a demo interrupted before this point is seeded again from scratch in a fresh data dir.
   writeFileSync(file, `${JSON.stringify({ partner_id: partner.partner_id, companies }, null, 2)}\n`);

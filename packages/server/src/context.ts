@@ -1,0 +1,146 @@
+import type { RlPolicy } from "@pricing/engine";
+import type { AuthService } from "@pricing/http-adapter";
+import { createPolicyStore, type PolicyResolver, type PolicyStore } from "@pricing/policy-store";
+import pino, { type Logger } from "pino";
+import { createAuthService } from "./auth/auth-service.js";
+import { type KeyRing, keyRing } from "./auth/key-ring.js";
+import { loadOrCreateSecrets } from "./auth/secret-file.js";
+import { createTokenSigner, type TokenSigner } from "./auth/token-signer.js";
+import { type Clock, systemClock } from "./clock.js";
+import type { Config } from "./config.js";
+import { createDatabase, type Db } from "./db/database.js";
+import { migrateToLatest } from "./db/migrate.js";
+import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
+import {
+  type BatchOutcomesRepository,
+  createBatchOutcomesRepository,
+} from "./repositories/batch-outcomes.js";
+import { type CompanyRepository, createCompanyRepository } from "./repositories/companies.js";
+import { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
+import { createProductRepository, type ProductRepository } from "./repositories/products.js";
+import { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
+import { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
+import { createResponseCache, type ResponseCache } from "./services/response-cache.js";
+
+export interface Repositories {
+  partners: PartnerRepository;
+  companies: CompanyRepository;
+  products: ProductRepository;
+  sales: SalesRepository;
+  runs: RunsRepository;
+  batchOutcomes: BatchOutcomesRepository;
+}
+
+export interface Policies {
+  store: PolicyStore;
+  /** The store's active-source rule with the engine as loader; loaded policies are cached by model id. */
+  resolver: PolicyResolver<RlPolicy>;
+}
+
+/**
+ * Everything built once at start-up and handed to routes, services, jobs and CLI commands: the first argument of
+ * every operation. One context per process (the server, or one CLI command).
+ */
+export interface ServerContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** HMAC keys of stored secret-key hashes: the current one hashes new keys, each verifies its own. */
+  pepper: KeyRing;
+  signer: TokenSigner;
+  auth: AuthService;
+  repositories: Repositories;
+  policies: Policies;
+  /** One training per company at a time (the `train-company` job's exclusive slot). */
+  training: TrainingSlots;
+  /** Serialized responses of persisted runs. */
+  responses: ResponseCache;
+  /**
+   * Aborts running trainings, disposes loaded policies and destroys the database (unless the caller passed its
+   * own `db`). Safe to call twice.
+   */
+  close(): Promise<void>;
+}
+
+export interface ServerContextOptions {
+  clock?: Clock;
+  /** Run pending migrations first (default true). */
+  migrate?: boolean;
+  /** PostgreSQL schema (search_path), for tests. */
+  pgSchema?: string;
+  /** A database owned by the caller (another context's, for a second context over the same data); not closed. */
+  db?: Db;
+  /** Default: a silent logger (CLI commands print their own output). */
+  logger?: Logger;
+}
+
+/**
+ * The store's resolver with the engine as loader: an artifact the engine cannot rebuild counts as unreadable,
+ * like one that fails its hash check, and the next source serves.
+ */
+function createPolicyResolver(store: PolicyStore): PolicyResolver<RlPolicy> {
+  return store.createResolver<RlPolicy>({
+    // The engine (TensorFlow, ~2 s to import) loads with the first policy: commands that never price skip it.
+    load: async (artifact) => (await import("@pricing/engine")).loadPolicyArtifact(artifact),
+    dispose: (policy) => policy.dispose(),
+  });
+}
+
+export async function createServerContext(
+  config: Config,
+  options: ServerContextOptions = {},
+): Promise<ServerContext> {
+  const clock = options.clock ?? systemClock;
+  const db = options.db ?? createDatabase({ ...config, pgSchema: options.pgSchema });
+  try {
+    if (options.migrate !== false) await migrateToLatest(db);
+    const pepper = keyRing("pepper", loadOrCreateSecrets(config.dataDir, "key-pepper", config.keyPepper));
+    const signer = createTokenSigner({
+      keys: keyRing("kid", loadOrCreateSecrets(config.dataDir, "jwt-secret", config.jwtSecret)),
+      issuer: config.jwtIssuer,
+      audience: config.jwtAudience,
+      clock,
+    });
+    const partners = createPartnerRepository(db, clock);
+    // Hashes stored before they named their pepper were all made by the one pepper there was: the current one,
+    // provided the operator upgrades before adding a new pepper (packages/server/README.md).
+    await partners.assignPepperToUnnamedHashes(pepper.current.id);
+    const companies = createCompanyRepository(db, clock);
+    const store = createPolicyStore({ root: config.pricing.artifactsDir, clock });
+    const policies = { store, resolver: createPolicyResolver(store) };
+    const training = createTrainingSlots({ expectedSeconds: config.pricing.trainSeconds + 5 });
+    let closed: Promise<void> | undefined;
+    return {
+      config,
+      db,
+      clock,
+      logger: options.logger ?? pino({ level: "silent" }),
+      pepper,
+      signer,
+      auth: createAuthService({ partners, companies, signer, peppers: pepper }),
+      repositories: {
+        partners,
+        companies,
+        products: createProductRepository(db),
+        sales: createSalesRepository(db),
+        runs: createRunsRepository(db),
+        batchOutcomes: createBatchOutcomesRepository(db),
+      },
+      policies,
+      training,
+      responses: createResponseCache(),
+      close() {
+        closed ??= (async () => {
+          training.abortAll();
+          policies.resolver.close();
+          if (!options.db) await db.destroy();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    if (!options.db) await db.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,120 @@
+import { ulid } from "ulid";
+import type { ServerContext } from "../context.js";
+import type { BatchOutcomesTable, CompanyRow } from "../db/schema.js";
+import type { RecordedBatch } from "../repositories/batch-outcomes.js";
+import { findCompany } from "../services/company-lookup.js";
+import { persistPlan, planCompany } from "../services/company-plan.js";
+import { companyToday } from "../services/company-today.js";
+
+export interface CompanyOutcome {
+  company_id: string;
+  as_of: string;
+  /** `created`: this batch wrote the run; `exists`: the day's nightly run was already there; `failed`: see error. */
+  status: BatchOutcomesTable["status"];
+  run_id: string | null;
+  error: string | null;
+  seconds: number;
+}
+
+export interface BatchReport {
+  batch_id: string;
+  trigger: BatchOutcomesTable["trigger"];
+  started_at: string;
+  finished_at: string;
+  companies: CompanyOutcome[];
+}
+
+export interface NightlyBatchOptions {
+  trigger: BatchOutcomesTable["trigger"];
+  /** Only this company (default: every company). */
+  companyId?: string;
+}
+
+/** A failure message safe to store and print: the first line, bounded. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split("\n")[0] ?? "error").slice(0, 500);
+}
+
+/**
+ * One company's nightly run for its today (its own time zone) with the active source. Idempotent: the database's
+ * unique index on (company, as_of) for nightly runs keeps exactly one a day, across restarts and concurrent
+ * processes; a run that finds the day's run there reports it as `exists`.
+ */
+export async function nightlyRun(
+  ctx: ServerContext,
+  company: CompanyRow,
+): Promise<Pick<CompanyOutcome, "as_of" | "status" | "run_id">> {
+  const runs = ctx.repositories.runs;
+  const asOf = companyToday(ctx.clock(), company.timezone);
+  const existing = await runs.nightlyExists(company.company_id, asOf);
+  if (existing) return { as_of: asOf, status: "exists", run_id: existing.run_id };
+  const run = await persistPlan(ctx, await planCompany(ctx, company), "nightly");
+  const winner = run ?? (await runs.nightlyExists(company.company_id, asOf));
+  return { as_of: asOf, status: run ? "created" : "exists", run_id: winner?.run_id ?? null };
+}
+
+/**
+ * The nightly batch: `nightlyRun` for each company (or one), each outcome recorded in `batch_outcomes`; one
+ * company's failure is recorded and the others go on.
+ */
+export async function runNightlyBatch(
+  ctx: ServerContext,
+  options: NightlyBatchOptions,
+): Promise<BatchReport> {
+  const batchId = `bat_${ulid()}`;
+  const startedAt = ctx.clock().toISOString();
+  const companies = options.companyId
+    ? [await findCompany(ctx, options.companyId)]
+    : await ctx.repositories.companies.list();
+  const outcomes: CompanyOutcome[] = [];
+  for (const company of companies) {
+    const t0 = performance.now();
+    const began = ctx.clock().toISOString();
+    let outcome: Omit<CompanyOutcome, "seconds">;
+    try {
+      outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
+    } catch (error) {
+      ctx.logger.error(
+        { err: error, company_id: company.company_id, batch_id: batchId },
+        "nightly run failed",
+      );
+      outcome = {
+        company_id: company.company_id,
+        as_of: companyToday(ctx.clock(), company.timezone),
+        status: "failed",
+        run_id: null,
+        error: describe(error),
+      };
+    }
+    outcomes.push({ ...outcome, seconds: (performance.now() - t0) / 1000 });
+    try {
+      await ctx.repositories.batchOutcomes.record({
+        batch_id: batchId,
+        trigger: options.trigger,
+        ...outcome,
+        started_at: began,
+        finished_at: ctx.clock().toISOString(),
+      });
+    } catch (error) {
+      ctx.logger.error({ err: error, batch_id: batchId }, "could not record the batch outcome");
+    }
+  }
+  return {
+    batch_id: batchId,
+    trigger: options.trigger,
+    started_at: startedAt,
+    finished_at: ctx.clock().toISOString(),
+    companies: outcomes,
+  };
+}
+
+export interface BatchStatus {
+  /** The newest batches, newest first, each with its per-company outcomes. */
+  batches: RecordedBatch[];
+}
+
+/** The newest `limit` batches as recorded (`pricing batch status`). */
+export async function batchStatus(ctx: ServerContext, limit = 5): Promise<BatchStatus> {
+  return { batches: await ctx.repositories.batchOutcomes.recent(limit) };
+}

@@ -1,0 +1,43 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ApiError } from "@pricing/http-adapter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import { createServerContext, type ServerContext } from "../context.js";
+import { trainCompany } from "./train-company.js";
+
+describe("train-company job", () => {
+  let dataDir: string;
+  let ctx: ServerContext;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "pricing-train-job-"));
+    ctx = await createServerContext(loadConfig({}, { dataDir }));
+    await ctx.repositories.companies.create({
+      company_id: "bare",
+      name: "Bare",
+      timezone: "UTC",
+      currency: "EUR",
+    });
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("answers the engine's insufficient_history with the API's 422 error and releases the slot", async () => {
+    const error = await trainCompany(ctx, { companyId: "bare", autoApprove: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: "insufficient_history", statusCode: 422 });
+    expect(ctx.training.isTraining("bare")).toBe(false);
+    expect((await ctx.policies.store.getSlots("bare")).latest).toBeNull();
+  });
+
+  it("refuses an unknown company with 404 company_not_found before claiming a slot", async () => {
+    await expect(trainCompany(ctx, { companyId: "nobody", autoApprove: false })).rejects.toMatchObject({
+      code: "company_not_found",
+    });
+  });
+});

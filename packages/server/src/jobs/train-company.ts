@@ -1,0 +1,89 @@
+import { type CompanyTrainingData, type PolicyArtifact, TrainingError, trainInWorker } from "@pricing/engine";
+import { ApiError, type TrainResponse } from "@pricing/http-adapter";
+import type { ServerContext } from "../context.js";
+import { findCompany } from "../services/company-lookup.js";
+import { loadCompanySnapshot } from "../services/company-snapshot.js";
+import { numericMetrics } from "../services/numeric-metrics.js";
+
+export interface TrainCompanyPayload {
+  companyId: string;
+  /** Also promote the new artifact to approved, in the same commit. */
+  autoApprove: boolean;
+}
+
+/** Progress crosses from the training thread at most this often, so a long training leaves the event loop alone. */
+const PROGRESS_EVERY_MS = 200;
+
+/**
+ * Trains in the engine's worker thread; aborting the signal terminates the thread and rejects with its reason.
+ * The engine's `insufficient_history` becomes the API's 422.
+ */
+async function trainInThread(
+  data: CompanyTrainingData,
+  signal: AbortSignal,
+  onProgress?: (fraction: number) => void,
+): Promise<PolicyArtifact> {
+  try {
+    return await trainInWorker(data, {
+      signal,
+      progressEveryMs: PROGRESS_EVERY_MS,
+      ...(onProgress === undefined
+        ? {}
+        : { onProgress: (p) => onProgress(p.totalSteps > 0 ? p.step / p.totalSteps : 0) }),
+    });
+  } catch (error) {
+    if (error instanceof TrainingError && error.code === "insufficient_history") {
+      throw new ApiError("insufficient_history", error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The `train-company` job: fit, train in a worker thread, save, commit, retain. Singleton per company
+ * (`ctx.training`: a second run while one holds the slot gets 409 `training_in_progress`). Running it twice is
+ * harmless: each run commits a new version, and the same data and seed train the same policy.
+ */
+export async function trainCompany(
+  ctx: ServerContext,
+  payload: TrainCompanyPayload,
+  onProgress?: (fraction: number) => void,
+): Promise<TrainResponse> {
+  const { companyId, autoApprove } = payload;
+  const company = await findCompany(ctx, companyId);
+  const settings = ctx.config.pricing;
+  const store = ctx.policies.store;
+  return ctx.training.exclusive(companyId, async (signal) => {
+    const snapshot = await loadCompanySnapshot(ctx, company);
+    const artifact = await trainInThread(
+      {
+        companyId,
+        products: snapshot.products.map((p) => ({ setup: p.setup, basePrice: p.product.base_price })),
+        history: snapshot.history,
+        minHistoryDays: settings.minHistoryDays,
+        config: { seed: settings.trainSeed, maxSeconds: settings.trainSeconds },
+      },
+      signal,
+      onProgress,
+    );
+    // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
+    const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
+    const committed = await store.commitTraining({ companyId, modelId: saved.model_id, autoApprove });
+    // Housekeeping only: the store never deletes what a slot or a rollback needs, so a failure here is harmless.
+    await store.retain(companyId, { keep: settings.artifactsKeep }).catch((error: unknown) => {
+      ctx.logger.warn({ err: error, company_id: companyId }, "artifact retention failed");
+    });
+    return {
+      company_id: companyId,
+      model_id: saved.model_id,
+      version: saved.version,
+      trained_at: saved.trained_at,
+      auto_approved: autoApprove,
+      slots: {
+        latest: committed.slots.latest?.model_id ?? null,
+        approved: committed.slots.approved?.model_id ?? null,
+      },
+      metrics: numericMetrics(artifact.manifest.metrics),
+    };
+  });
+}

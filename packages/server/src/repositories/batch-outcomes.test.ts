@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import { createServerContext, type ServerContext } from "../context.js";
+import type { BatchOutcomesTable } from "../db/schema.js";
+
+function outcome(batchId: string, companyId: string, startedAt: string): BatchOutcomesTable {
+  return {
+    batch_id: batchId,
+    company_id: companyId,
+    as_of: startedAt.slice(0, 10),
+    trigger: "schedule",
+    status: "created",
+    run_id: `run_${batchId}_${companyId}`,
+    error: null,
+    started_at: startedAt,
+    finished_at: startedAt.replace(":00Z", ":30Z"),
+  };
+}
+
+describe("batch outcomes repository", () => {
+  let dataDir: string;
+  let ctx: ServerContext;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "pricing-batch-outcomes-"));
+    ctx = await createServerContext(loadConfig({}, { dataDir }));
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("lists the newest batches first with their outcomes by company, and answers the catch-up check", async () => {
+    const outcomes = ctx.repositories.batchOutcomes;
+    expect(await outcomes.recent(5)).toEqual([]);
+    await outcomes.record(outcome("bat_1", "b", "2026-03-09T02:00:00Z"));
+    await outcomes.record(outcome("bat_1", "a", "2026-03-09T02:00:00Z"));
+    await outcomes.record(outcome("bat_2", "a", "2026-03-10T02:00:00Z"));
+
+    const [newest, older, ...rest] = await outcomes.recent(5);
+    expect(rest).toEqual([]);
+    expect(newest).toMatchObject({ batch_id: "bat_2", started_at: "2026-03-10T02:00:00Z" });
+    expect(older?.outcomes.map((o) => o.company_id)).toEqual(["a", "b"]);
+    expect((await outcomes.recent(1)).map((b) => b.batch_id)).toEqual(["bat_2"]);
+
+    expect(await outcomes.startedSince("2026-03-10T02:00:00Z")).toBe(true);
+    expect(await outcomes.startedSince("2026-03-10T02:00:01Z")).toBe(false);
+  });
+});

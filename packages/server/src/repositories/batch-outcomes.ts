@@ -1,0 +1,72 @@
+import type { Db } from "../db/database.js";
+import type { BatchOutcomesTable } from "../db/schema.js";
+
+/** One company's outcome in one batch, as recorded (without the batch's own columns). */
+export type RecordedOutcome = Pick<
+  BatchOutcomesTable,
+  "company_id" | "as_of" | "status" | "run_id" | "error"
+>;
+
+export interface RecordedBatch {
+  batch_id: string;
+  trigger: string;
+  started_at: string;
+  finished_at: string;
+  outcomes: RecordedOutcome[];
+}
+
+/** What each nightly batch did for each company (migration 0002): written per company, read by `batch status`. */
+export function createBatchOutcomesRepository(db: Db) {
+  return {
+    async record(row: BatchOutcomesTable): Promise<void> {
+      await db.insertInto("batch_outcomes").values(row).execute();
+    },
+
+    /** Whether any batch started at or after `iso` (the schedule's catch-up check). */
+    async startedSince(iso: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("batch_outcomes")
+        .select("batch_id")
+        .where("started_at", ">=", iso)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The newest `limit` batches, newest first, each with its per-company outcomes. */
+    async recent(limit: number): Promise<RecordedBatch[]> {
+      const recent = await db
+        .selectFrom("batch_outcomes")
+        .select(["batch_id", "trigger"])
+        .select((eb) => [
+          eb.fn.min("started_at").as("started_at"),
+          eb.fn.max("finished_at").as("finished_at"),
+        ])
+        .groupBy(["batch_id", "trigger"])
+        .orderBy("finished_at", "desc")
+        // Batch ids are ULIDs: on equal timestamps the later batch still sorts first.
+        .orderBy("batch_id", "desc")
+        .limit(limit)
+        .execute();
+      const batches: RecordedBatch[] = [];
+      for (const b of recent) {
+        const rows = await db
+          .selectFrom("batch_outcomes")
+          .select(["company_id", "as_of", "status", "run_id", "error"])
+          .where("batch_id", "=", b.batch_id)
+          .orderBy("company_id")
+          .execute();
+        batches.push({
+          batch_id: b.batch_id,
+          trigger: b.trigger,
+          started_at: String(b.started_at),
+          finished_at: String(b.finished_at),
+          outcomes: rows,
+        });
+      }
+      return batches;
+    },
+  };
+}
+
+export type BatchOutcomesRepository = ReturnType<typeof createBatchOutcomesRepository>;

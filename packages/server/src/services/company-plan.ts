@@ -1,0 +1,106 @@
+import { addDays, daysBetween, type FittedDemand, planPrices } from "@pricing/engine";
+import { ApiError, COMPUTE_MAX_DAYS, type ComputeResponse, type Run } from "@pricing/http-adapter";
+import type { ServerContext } from "../context.js";
+import type { CompanyRow } from "../db/schema.js";
+import type { NewRun } from "../repositories/runs.js";
+import { fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
+
+/** A company's prices over a date range with its active source, not yet persisted. */
+export interface CompanyPlan {
+  company: CompanyRow;
+  today: string;
+  startDate: string;
+  endDate: string;
+  source: ComputeResponse["source"];
+  modelId: string | null;
+  recommendations: ComputeResponse["recommendations"];
+}
+
+export interface PlanRange {
+  startDate?: string;
+  endDate?: string;
+}
+
+/**
+ * Prices the company for [start, end] (defaults: its today .. today + `pricing.runDays` - 1; both dates within
+ * today .. today + `COMPUTE_MAX_DAYS`) with the active source, through the engine's plan. What compute and the nightly run share.
+ */
+export async function planCompany(
+  ctx: ServerContext,
+  company: CompanyRow,
+  range: PlanRange = {},
+): Promise<CompanyPlan> {
+  const snapshot = await loadCompanySnapshot(ctx, company);
+  const today = snapshot.today;
+  const startDate = range.startDate ?? today;
+  const endDate = range.endDate ?? addDays(startDate, ctx.config.pricing.runDays - 1);
+  // The bounds that depend on the company's today; the schema has checked the range's own length.
+  const lastDay = addDays(today, COMPUTE_MAX_DAYS);
+  for (const [field, date] of [
+    ["start_date", startDate],
+    ["end_date", endDate],
+  ] as const) {
+    if (date < today) {
+      throw new ApiError("validation_error", `${field} must not be before the company's today (${today}).`);
+    }
+    if (date > lastDay) {
+      throw new ApiError(
+        "validation_error",
+        `${field} must be at most ${COMPUTE_MAX_DAYS} days after the company's today (${lastDay}).`,
+      );
+    }
+  }
+  if (daysBetween(startDate, endDate) >= COMPUTE_MAX_DAYS) {
+    throw new ApiError(
+      "validation_error",
+      `end_date: a computed range spans at most ${COMPUTE_MAX_DAYS} days.`,
+    );
+  }
+  const { active } = await ctx.policies.resolver.resolve(company.company_id);
+  let fit: FittedDemand | null | undefined;
+  const recommendations = planPrices({
+    today,
+    products: snapshot.products,
+    active,
+    fit: () => {
+      if (fit === undefined) fit = snapshot.history.length > 0 ? fitSnapshot(snapshot) : null;
+      return fit;
+    },
+    startDate,
+    endDate,
+  });
+  return {
+    company,
+    today,
+    startDate,
+    endDate,
+    source: active.source,
+    modelId: active.modelId,
+    recommendations,
+  };
+}
+
+/**
+ * Persists a plan as a run (keeping the newest `pricing.runsKeep`); null when it is a nightly run and that day's
+ * already exists.
+ */
+export async function persistPlan(
+  ctx: ServerContext,
+  plan: CompanyPlan,
+  kind: NewRun["kind"],
+): Promise<Run | null> {
+  return ctx.repositories.runs.insert(
+    {
+      companyId: plan.company.company_id,
+      kind,
+      asOf: plan.today,
+      createdAt: ctx.clock().toISOString(),
+      source: plan.source,
+      modelId: plan.modelId,
+      startDate: plan.startDate,
+      endDate: plan.endDate,
+      recommendations: plan.recommendations,
+    },
+    ctx.config.pricing.runsKeep,
+  );
+}

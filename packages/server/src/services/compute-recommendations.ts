@@ -1,0 +1,25 @@
+import type { ComputeRequest, ComputeResponse } from "@pricing/http-adapter";
+import type { ServerContext } from "../context.js";
+import { findCompany } from "./company-lookup.js";
+import { persistPlan, planCompany } from "./company-plan.js";
+
+/** Prices a company on demand (`POST /v2/recommendations/compute`); persisted as an `on_demand` run unless dry. */
+export async function computeRecommendations(
+  ctx: ServerContext,
+  input: ComputeRequest,
+): Promise<ComputeResponse> {
+  const company = await findCompany(ctx, input.company_id);
+  const plan = await planCompany(ctx, company, {
+    ...(input.start_date === undefined ? {} : { startDate: input.start_date }),
+    ...(input.end_date === undefined ? {} : { endDate: input.end_date }),
+  });
+  const run = input.dry_run ? null : await persistPlan(ctx, plan, "on_demand");
+  return {
+    company_id: company.company_id,
+    persisted: run !== null,
+    run,
+    source: plan.source,
+    model_id: plan.modelId,
+    recommendations: plan.recommendations,
+  };
+}

@@ -1,0 +1,25 @@
+import { ApiError, type ModelReport, type PromoteRequest } from "@pricing/http-adapter";
+import { isPolicyStoreError, ModelIdStaleError } from "@pricing/policy-store";
+import type { ServerContext } from "../context.js";
+import { findCompany } from "./company-lookup.js";
+import { modelReport } from "./model-report.js";
+
+/**
+ * Promotes the latest artifact to approved (`POST /v2/model/promote`, `pricing promote`): 409 `model_id_stale`
+ * unless `model_id` is the current latest; 503 with `Retry-After` while another process holds the slots.
+ */
+export async function promoteModel(ctx: ServerContext, input: PromoteRequest): Promise<ModelReport> {
+  await findCompany(ctx, input.company_id);
+  try {
+    await ctx.policies.store.promote(input.company_id, input.model_id);
+  } catch (error) {
+    if (error instanceof ModelIdStaleError) throw new ApiError("model_id_stale");
+    if (isPolicyStoreError(error) && error.code === "contention") {
+      throw new ApiError("unavailable", "The model slots are busy; retry shortly.", {
+        headers: { "Retry-After": "1" },
+      });
+    }
+    throw error;
+  }
+  return modelReport(ctx, { company_id: input.company_id });
+}

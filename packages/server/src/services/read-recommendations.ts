@@ -1,0 +1,56 @@
+import {
+  ApiError,
+  type GetRecommendationsQuery,
+  type RecommendationsResponse,
+  recommendationsResponseSchema,
+} from "@pricing/http-adapter";
+import type { ServerContext } from "../context.js";
+import type { RunRow } from "../db/schema.js";
+import { toRun } from "../repositories/runs.js";
+
+async function runAt(ctx: ServerContext, input: GetRecommendationsQuery): Promise<RunRow> {
+  const run = await ctx.repositories.runs.atOffset(input.company_id, input.runs_ago);
+  if (!run) throw new ApiError("no_run_at_offset");
+  return run;
+}
+
+async function readRun(
+  ctx: ServerContext,
+  input: GetRecommendationsQuery,
+  run: RunRow,
+): Promise<RecommendationsResponse> {
+  const recommendations = await ctx.repositories.runs.recommendations(run.run_id, {
+    startDate: input.start_date,
+    endDate: input.end_date,
+    productId: input.product_id,
+  });
+  return { company_id: input.company_id, run: toRun(run), recommendations };
+}
+
+/** The recommendations of the run `runs_ago` behind the newest, filtered (`GET /v2/recommendations`). */
+export async function readRecommendations(
+  ctx: ServerContext,
+  input: GetRecommendationsQuery,
+): Promise<RecommendationsResponse> {
+  return readRun(ctx, input, await runAt(ctx, input));
+}
+
+/**
+ * `readRecommendations` serialized, from `ctx.responses` when the same run and filter were read before: runs are
+ * immutable, so the bytes never go stale.
+ */
+export async function readRecommendationsJson(
+  ctx: ServerContext,
+  input: GetRecommendationsQuery,
+): Promise<Buffer> {
+  const run = await runAt(ctx, input);
+  const key = [run.run_id, input.start_date ?? "", input.end_date ?? "", input.product_id ?? ""].join("|");
+  let body = ctx.responses.get(key);
+  if (body === undefined) {
+    const response = await readRun(ctx, input, run);
+    // Checked once here, since the route sends these bytes without its serializer.
+    body = Buffer.from(JSON.stringify(recommendationsResponseSchema.parse(response)));
+    ctx.responses.set(key, body);
+  }
+  return body;
+}
