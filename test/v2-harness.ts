@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type ConfigInput,
   createServerContext,
   demoScenario,
   issueCredentials,
@@ -55,15 +56,22 @@ export interface V2Harness {
   destroy(): Promise<void>;
 }
 
-/** The real server on a loopback port, SQLite file and artifact folder in a temp data dir, injectable clock. */
+/**
+ * The real server on a loopback port, SQLite file and artifact folder in a temp data dir, injectable clock;
+ * `serverSettings` adds settings of the server itself (a metrics port).
+ */
 export async function startV2Harness(
   startIso = "2026-03-10T03:00:00Z",
   settings: PricingSettingsInput = TEST_SETTINGS,
+  serverSettings: Omit<ConfigInput, "pricing"> = {},
 ): Promise<V2Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), "pricing-v2-"));
   let now = Date.parse(startIso);
   const clock = () => new Date(now);
-  const config = loadConfig({}, { dataDir, port: 0, logLevel: "silent", pricing: settings });
+  const config = loadConfig(
+    {},
+    { ...serverSettings, dataDir, port: 0, logLevel: "silent", pricing: settings },
+  );
   const server = await startServer(config, { clock });
   const ctx = server.ctx;
   const h: V2Harness = {

@@ -4,6 +4,8 @@ import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
+import { installHttpMetrics } from "./metrics/http-metrics.js";
+import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
 import { createPricingService } from "./services/pricing-service.js";
 
 export interface AppOptions extends Omit<ServerContextOptions, "logger"> {
@@ -75,6 +77,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       if (closing) reply.header("connection", "close");
       done(null, payload);
     });
+    installHttpMetrics(app, ctx.metrics);
     await app.register(pricingApi, {
       auth: ctx.auth,
       pricing: (options.pricing ?? createPricingService)(ctx),
@@ -101,13 +104,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 export interface RunningServer extends App {
   /** e.g. `http://127.0.0.1:8080` */
   url: string;
+  /** The Prometheus endpoint on `metricsPort` (e.g. `http://127.0.0.1:9464/metrics`); null when that is unset. */
+  metricsUrl: string | null;
 }
 
-/** buildApp, then listen on config.host:config.port (0 picks a free port). */
+/**
+ * buildApp, then listen on config.host:config.port (0 picks a free port), and serve `/metrics` on
+ * config.host:config.metricsPort when it is set.
+ */
 export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
   const built = await buildApp(config, options);
+  let metrics: MetricsListener | undefined;
   try {
     await built.app.listen({ host: config.host, port: config.port });
+    if (config.metricsPort !== undefined) {
+      metrics = await startMetricsListener(built.ctx.metrics.registry, config.host, config.metricsPort);
+    }
   } catch (error) {
     await built.close();
     throw error;
@@ -115,5 +127,13 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
   const address = built.app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  return { ...built, url: `http://${host}:${port}` };
+  return {
+    ...built,
+    url: `http://${host}:${port}`,
+    metricsUrl: metrics?.url ?? null,
+    async close() {
+      await metrics?.close();
+      await built.close();
+    },
+  };
 }

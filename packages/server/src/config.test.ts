@@ -80,6 +80,15 @@ describe("loadConfig", () => {
 });
 
 describe("deprecated variable names", () => {
+  it("keeps the metrics port off unless set, and apart from the public port", () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ PRICING_METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+    expect(loadConfig({}, {}, { flags: { "--metrics-port": "0" } }).metricsPort).toBe(0);
+    expect(() => loadConfig({ PRICING_PORT: "9464", PRICING_METRICS_PORT: "9464" })).toThrow(
+      /metricsPort \(PRICING_METRICS_PORT, --metrics-port\): must differ from port/,
+    );
+  });
+
   it("reads the old name when it alone is set, warning once with its replacement", () => {
     const { warnings, warn } = collectWarnings();
     const config = loadConfig({ PRICING_NIGHTLY_CRON: "30 1 * * *" }, {}, { warn });

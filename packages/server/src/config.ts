@@ -70,6 +70,14 @@ const serverSettings = {
     fromText: Number,
     description: "port the API listens on; 0 picks a free port",
   },
+  metricsPort: {
+    schema: z.number().int().min(0).max(65535).optional(),
+    env: "PRICING_METRICS_PORT",
+    flag: "--metrics-port <port>",
+    fromText: Number,
+    description:
+      "port of the Prometheus `/metrics` listener, on `host`, apart from the API's; unset: no listener; 0 picks a free port",
+  },
   jwtSecret: {
     schema: z.string().optional(),
     env: "PRICING_JWT_SECRET",
@@ -226,6 +234,14 @@ export const configSchema = z
     path: ["requestTimeoutMs"],
     message: "must be at least headersTimeoutMs",
   })
+  .refine(
+    (config) =>
+      config.metricsPort === undefined || config.metricsPort === 0 || config.metricsPort !== config.port,
+    {
+      path: ["metricsPort"],
+      message: "must differ from port: metrics are never served on the public port",
+    },
+  )
   .transform((config) => {
     const dataDir = resolve(config.dataDir);
     const artifactsDir = resolve(config.pricing.artifactsDir ?? join(dataDir, "artifacts"));

@@ -1,6 +1,11 @@
 import type { RlPolicy } from "@pricing/engine";
 import type { AuthService } from "@pricing/http-adapter";
-import { createPolicyStore, type PolicyResolver, type PolicyStore } from "@pricing/policy-store";
+import {
+  type ActiveSource,
+  createPolicyStore,
+  type PolicyResolver,
+  type PolicyStore,
+} from "@pricing/policy-store";
 import pino, { type Logger } from "pino";
 import { createAuthService } from "./auth/auth-service.js";
 import { type KeyRing, keyRing } from "./auth/key-ring.js";
@@ -11,6 +16,7 @@ import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
+import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
 import {
   type BatchOutcomesRepository,
   createBatchOutcomesRepository,
@@ -56,6 +62,8 @@ export interface ServerContext {
   training: TrainingSlots;
   /** Serialized responses of persisted runs. */
   responses: ResponseCache;
+  /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
+  metrics: ServerMetrics;
   /**
    * Aborts running trainings, disposes loaded policies and destroys the database (unless the caller passed its
    * own `db`). Safe to call twice.
@@ -87,6 +95,19 @@ function createPolicyResolver(store: PolicyStore): PolicyResolver<RlPolicy> {
   });
 }
 
+/** Each company's source as its committed slots name it (approved, else latest, else the rule), artifacts unread. */
+async function committedSources(
+  store: PolicyStore,
+  companies: CompanyRepository,
+): Promise<Map<string, ActiveSource>> {
+  const sources = new Map<string, ActiveSource>();
+  for (const company of await companies.list()) {
+    const slots = await store.getSlots(company.company_id);
+    sources.set(company.company_id, slots.approved ? "approved" : slots.latest ? "latest" : "rule");
+  }
+  return sources;
+}
+
 export async function createServerContext(
   config: Config,
   options: ServerContextOptions = {},
@@ -108,8 +129,12 @@ export async function createServerContext(
     await partners.assignPepperToUnnamedHashes(pepper.current.id);
     const companies = createCompanyRepository(db, clock);
     const store = createPolicyStore({ root: config.pricing.artifactsDir, clock });
-    const policies = { store, resolver: createPolicyResolver(store) };
     const training = createTrainingSlots({ expectedSeconds: config.pricing.trainSeconds + 5 });
+    const metrics = createServerMetrics({
+      trainingsRunning: () => training.running(),
+      committedSources: () => committedSources(store, companies),
+    });
+    const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store)) };
     let closed: Promise<void> | undefined;
     return {
       config,
@@ -130,6 +155,7 @@ export async function createServerContext(
       policies,
       training,
       responses: createResponseCache(),
+      metrics,
       close() {
         closed ??= (async () => {
           training.abortAll();

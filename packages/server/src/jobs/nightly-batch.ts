@@ -68,37 +68,43 @@ export async function runNightlyBatch(
     ? [await findCompany(ctx, options.companyId)]
     : await ctx.repositories.companies.list();
   const outcomes: CompanyOutcome[] = [];
-  for (const company of companies) {
-    const t0 = performance.now();
-    const began = ctx.clock().toISOString();
-    let outcome: Omit<CompanyOutcome, "seconds">;
-    try {
-      outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
-    } catch (error) {
-      ctx.logger.error(
-        { err: error, company_id: company.company_id, batch_id: batchId },
-        "nightly run failed",
-      );
-      outcome = {
-        company_id: company.company_id,
-        as_of: companyToday(ctx.clock(), company.timezone),
-        status: "failed",
-        run_id: null,
-        error: describe(error),
-      };
+  const observed = ctx.metrics.batchStarted();
+  try {
+    for (const company of companies) {
+      const t0 = performance.now();
+      const began = ctx.clock().toISOString();
+      let outcome: Omit<CompanyOutcome, "seconds">;
+      try {
+        outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
+      } catch (error) {
+        ctx.logger.error(
+          { err: error, company_id: company.company_id, batch_id: batchId },
+          "nightly run failed",
+        );
+        outcome = {
+          company_id: company.company_id,
+          as_of: companyToday(ctx.clock(), company.timezone),
+          status: "failed",
+          run_id: null,
+          error: describe(error),
+        };
+      }
+      outcomes.push({ ...outcome, seconds: (performance.now() - t0) / 1000 });
+      observed.company(outcome.status);
+      try {
+        await ctx.repositories.batchOutcomes.record({
+          batch_id: batchId,
+          trigger: options.trigger,
+          ...outcome,
+          started_at: began,
+          finished_at: ctx.clock().toISOString(),
+        });
+      } catch (error) {
+        ctx.logger.error({ err: error, batch_id: batchId }, "could not record the batch outcome");
+      }
     }
-    outcomes.push({ ...outcome, seconds: (performance.now() - t0) / 1000 });
-    try {
-      await ctx.repositories.batchOutcomes.record({
-        batch_id: batchId,
-        trigger: options.trigger,
-        ...outcome,
-        started_at: began,
-        finished_at: ctx.clock().toISOString(),
-      });
-    } catch (error) {
-      ctx.logger.error({ err: error, batch_id: batchId }, "could not record the batch outcome");
-    }
+  } finally {
+    observed.finished();
   }
   return {
     batch_id: batchId,

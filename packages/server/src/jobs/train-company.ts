@@ -53,37 +53,41 @@ export async function trainCompany(
   const company = await findCompany(ctx, companyId);
   const settings = ctx.config.pricing;
   const store = ctx.policies.store;
-  return ctx.training.exclusive(companyId, async (signal) => {
-    const snapshot = await loadCompanySnapshot(ctx, company);
-    const artifact = await trainInThread(
-      {
-        companyId,
-        products: snapshot.products.map((p) => ({ setup: p.setup, basePrice: p.product.base_price })),
-        history: snapshot.history,
-        minHistoryDays: settings.minHistoryDays,
-        config: { seed: settings.trainSeed, maxSeconds: settings.trainSeconds },
-      },
-      signal,
-      onProgress,
-    );
-    // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
-    const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
-    const committed = await store.commitTraining({ companyId, modelId: saved.model_id, autoApprove });
-    // Housekeeping only: the store never deletes what a slot or a rollback needs, so a failure here is harmless.
-    await store.retain(companyId, { keep: settings.artifactsKeep }).catch((error: unknown) => {
-      ctx.logger.warn({ err: error, company_id: companyId }, "artifact retention failed");
-    });
-    return {
-      company_id: companyId,
-      model_id: saved.model_id,
-      version: saved.version,
-      trained_at: saved.trained_at,
-      auto_approved: autoApprove,
-      slots: {
-        latest: committed.slots.latest?.model_id ?? null,
-        approved: committed.slots.approved?.model_id ?? null,
-      },
-      metrics: numericMetrics(artifact.manifest.metrics),
-    };
-  });
+  return ctx.metrics.training((claimed) =>
+    ctx.training.exclusive(companyId, async (signal) => {
+      claimed(signal);
+      const snapshot = await loadCompanySnapshot(ctx, company);
+      const artifact = await trainInThread(
+        {
+          companyId,
+          products: snapshot.products.map((p) => ({ setup: p.setup, basePrice: p.product.base_price })),
+          history: snapshot.history,
+          minHistoryDays: settings.minHistoryDays,
+          config: { seed: settings.trainSeed, maxSeconds: settings.trainSeconds },
+        },
+        signal,
+        onProgress,
+      );
+      // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
+      const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
+      const committed = await store.commitTraining({ companyId, modelId: saved.model_id, autoApprove });
+      ctx.metrics.sources.set(companyId, committed.slots.approved ? "approved" : "latest");
+      // Housekeeping only: the store never deletes what a slot or a rollback needs, so a failure here is harmless.
+      await store.retain(companyId, { keep: settings.artifactsKeep }).catch((error: unknown) => {
+        ctx.logger.warn({ err: error, company_id: companyId }, "artifact retention failed");
+      });
+      return {
+        company_id: companyId,
+        model_id: saved.model_id,
+        version: saved.version,
+        trained_at: saved.trained_at,
+        auto_approved: autoApprove,
+        slots: {
+          latest: committed.slots.latest?.model_id ?? null,
+          approved: committed.slots.approved?.model_id ?? null,
+        },
+        metrics: numericMetrics(artifact.manifest.metrics),
+      };
+    }),
+  );
 }

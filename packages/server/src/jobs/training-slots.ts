@@ -33,6 +33,11 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
       return running.has(companyId);
     },
 
+    /** Trainings holding a slot now. */
+    running(): number {
+      return running.size;
+    },
+
     /**
      * Runs `work` while holding the company's training slot; a second caller gets 409 `training_in_progress`
      * with `Retry-After`. The slot is released whatever happens.

@@ -8,6 +8,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
     .description("Seed a demo partner and two companies (if absent), print keys and curl lines, and serve")
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))
+    .addOption(settingOption("metricsPort"))
     .option("--no-serve", "seed and print, then exit")
     .action(async (opts: { serve: boolean }, cmd: Command) => {
       // The demo's own defaults (a short training, quiet logs) are the config's `commandDefaults`.
@@ -18,12 +19,13 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
         if (!json) cli.io.err(`${line}\n`);
       };
       const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress));
-      const show = (url: string) => {
+      const show = (url: string, metricsUrl: string | null) => {
         const companies = seeded.companies;
         cli.print(
           cmd,
           {
             url,
+            metrics_url: metricsUrl,
             data_dir: config.dataDir,
             partner_id: seeded.partner_id,
             access_key: seeded.access_key,
@@ -45,16 +47,17 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
             ...demoCurlLines(url, seeded, companies[0] ?? "demo-grocer"),
             "",
             `Swap company_id=${companies[1] ?? ""} to see tight-stock pricing. Ctrl-C stops the server.`,
+            ...(metricsUrl === null ? [] : [`Prometheus metrics: ${metricsUrl}`]),
           ],
         );
       };
       if (!opts.serve) {
-        show(`http://${config.host}:${config.port}`);
+        show(`http://${config.host}:${config.port}`, null);
         return;
       }
       const { startServerWithBatch } = await import("../../serve-with-batch.js");
       const serving = await startServerWithBatch(config);
-      show(serving.server.url);
+      show(serving.server.url, serving.server.metricsUrl);
       await untilSignal();
       await serving.close();
     });

@@ -8,6 +8,7 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
     .description("Run the API server (settings from the environment: the README's Configuration table)")
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))
+    .addOption(settingOption("metricsPort"))
     .action(async (_opts: unknown, cmd: Command) => {
       const config = cli.config(cmd);
       // Loaded on demand so the other commands start without Fastify and the OpenAPI stack.
@@ -18,10 +19,14 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
         cmd,
         {
           url: server.url,
+          metrics_url: server.metricsUrl,
           data_dir: config.dataDir,
           next_batch: serving.schedule.nextRun()?.toISOString() ?? null,
         },
-        `listening on ${server.url}; nightly batch next at ${serving.schedule.nextRun()?.toISOString() ?? "-"}`,
+        [
+          `listening on ${server.url}; nightly batch next at ${serving.schedule.nextRun()?.toISOString() ?? "-"}`,
+          ...(server.metricsUrl === null ? [] : [`metrics at ${server.metricsUrl}`]),
+        ],
       );
       await untilSignal();
       await serving.close();
