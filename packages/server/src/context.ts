@@ -1,6 +1,11 @@
 import type { RlPolicy } from "@pricing/engine";
 import type { AuthService } from "@pricing/http-adapter";
-import { createPolicyStore, type PolicyResolver, type PolicyStore } from "@pricing/policy-store";
+import {
+  type ActiveReport,
+  createPolicyStore,
+  type PolicyResolver,
+  type PolicyStore,
+} from "@pricing/policy-store";
 import pino, { type Logger } from "pino";
 import { createAuthService } from "./auth/auth-service.js";
 import { type KeyRing, keyRing } from "./auth/key-ring.js";
@@ -75,16 +80,46 @@ export interface ServerContextOptions {
   logger?: Logger;
 }
 
+/** The slot whose artifact was passed over: approved when set and not serving, else latest. */
+function passedOverModel(report: ActiveReport): string | null {
+  if (report.approved !== null && report.source !== "approved") return report.approved.model_id;
+  return report.latest?.model_id ?? null;
+}
+
 /**
- * The store's resolver with the engine as loader: an artifact the engine cannot rebuild counts as unreadable,
- * like one that fails its hash check, and the next source serves.
+ * The store's resolver with the engine as loader: an artifact the engine cannot rebuild counts as unreadable
+ * (or incompatible, when the engine says it was made by a format it cannot read), like one that fails its hash
+ * check, and the next source serves. Each fallback other than `no_artifact` is logged as one warning when it
+ * starts (not on every read while it lasts).
  */
-function createPolicyResolver(store: PolicyStore): PolicyResolver<RlPolicy> {
-  return store.createResolver<RlPolicy>({
+function createPolicyResolver(store: PolicyStore, logger: Logger): PolicyResolver<RlPolicy> {
+  const resolver = store.createResolver<RlPolicy>({
     // The engine (TensorFlow, ~2 s to import) loads with the first policy: commands that never price skip it.
     load: async (artifact) => (await import("@pricing/engine")).loadPolicyArtifact(artifact),
     dispose: (policy) => policy.dispose(),
   });
+  const warned = new Map<string, string>();
+  return {
+    async resolve(companyId) {
+      const resolution = await resolver.resolve(companyId);
+      const reason = resolution.report.fallback_reason;
+      if (reason === null || reason === "no_artifact") {
+        warned.delete(companyId);
+        return resolution;
+      }
+      const modelId = passedOverModel(resolution.report);
+      const key = `${reason}:${modelId}`;
+      if (warned.get(companyId) !== key) {
+        warned.set(companyId, key);
+        logger.warn(
+          { company_id: companyId, model_id: modelId, fallback_reason: reason },
+          "model fallback: the policy store passed over an artifact",
+        );
+      }
+      return resolution;
+    },
+    close: () => resolver.close(),
+  };
 }
 
 export async function createServerContext(
@@ -108,14 +143,15 @@ export async function createServerContext(
     await partners.assignPepperToUnnamedHashes(pepper.current.id);
     const companies = createCompanyRepository(db, clock);
     const store = createPolicyStore({ root: config.pricing.artifactsDir, clock });
-    const policies = { store, resolver: createPolicyResolver(store) };
+    const logger = options.logger ?? pino({ level: "silent" });
+    const policies = { store, resolver: createPolicyResolver(store, logger) };
     const training = createTrainingSlots({ expectedSeconds: config.pricing.trainSeconds + 5 });
     let closed: Promise<void> | undefined;
     return {
       config,
       db,
       clock,
-      logger: options.logger ?? pino({ level: "silent" }),
+      logger,
       pepper,
       signer,
       auth: createAuthService({ partners, companies, signer, peppers: pepper }),
