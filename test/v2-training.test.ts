@@ -131,4 +131,37 @@ describe("training", () => {
     expect(ruled.source).toBe("rule");
     expect(ruled.recommendations.every((r: Json) => r.source === "rule" && r.model_id === null)).toBe(true);
   });
+
+  it("serves the rule with slots_unreadable over a corrupt slot record, and refuses train and promote with 409", async () => {
+    const slotsFile = join(h.dataDir, "artifacts", "companies", "gone", "slots.json");
+    const before = (await (await h.get(`${V2}/model?company_id=gone`, token)).json()) as Json;
+    await writeFile(slotsFile, '{"company_id":"gone","revision":');
+
+    const report = await h.get(`${V2}/model?company_id=gone`, token);
+    expect(report.status).toBe(200);
+    expect(await report.json()).toMatchObject({
+      source: "rule",
+      model_id: null,
+      latest: null,
+      approved: null,
+      fallback_reason: "slots_unreadable",
+    });
+    const computed = await h.post(`${V2}/recommendations/compute`, token, {
+      company_id: "gone",
+      dry_run: true,
+    });
+    expect(computed.status).toBe(200);
+    expect(((await computed.json()) as Json).source).toBe("rule");
+
+    for (const [path, body] of [
+      ["model/promote", { company_id: "gone", model_id: before.latest.model_id }],
+      ["model/train", { company_id: "gone" }],
+    ] as const) {
+      const res = await h.post(`${V2}/${path}`, token, body);
+      expect(res.status, path).toBe(409);
+      expect(((await res.json()) as Json).error.code, path).toBe("slots_unreadable");
+    }
+    expect(h.ctx.training.isTraining("gone")).toBe(false);
+    expect(await readFile(slotsFile, "utf8")).toBe('{"company_id":"gone","revision":');
+  });
 });

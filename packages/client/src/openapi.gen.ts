@@ -174,7 +174,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -268,7 +268,8 @@ export interface components {
                  */
                 approved_at: string;
             } | null;
-            fallback_reason: ("no_artifact" | "artifact_unreadable") | null;
+            /** @description Why the preferred source did not serve: no slot set, an artifact that fails to load or verify, one made by an engine this one cannot read, an unreadable slot record, or the rule forced by the operator; null when it served. */
+            fallback_reason: ("no_artifact" | "artifact_unreadable" | "artifact_incompatible" | "slots_unreadable" | "forced_rule") | null;
         };
         /**
          * @example {
@@ -1138,7 +1139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code training_in_progress. */
+            /** @description Error envelope with code training_in_progress or slots_unreadable. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1287,7 +1288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code model_id_stale. */
+            /** @description Error envelope with code model_id_stale or slots_unreadable. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "request_timeout",
   "model_id_stale",
   "training_in_progress",
+  "slots_unreadable",
   "payload_too_large",
   "unsupported_media_type",
   "insufficient_history",
@@ -41,6 +42,7 @@ export function codeToStatus(code: ErrorCode): number {
       return 408;
     case "model_id_stale":
     case "training_in_progress":
+    case "slots_unreadable":
       return 409;
     case "payload_too_large":
       return 413;
@@ -71,6 +73,8 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   request_timeout: "The request was not received in time; send its headers and body without pausing.",
   model_id_stale: "The model_id is not the current latest artifact; read GET /v2/model for the current id.",
   training_in_progress: "A training run for this company is already in progress.",
+  slots_unreadable:
+    "The company's model slot record cannot be read; the rule serves until an operator restores or removes it.",
   payload_too_large: "The request body is too large.",
   unsupported_media_type: "The request body must be application/json.",
   insufficient_history: "The company has too little sales history to fit a model.",

@@ -132,3 +132,17 @@ export async function withFileLock<T>(
     if (current?.owner?.token === token) await unlink(lockPath).catch(() => undefined);
   }
 }
+
+/**
+ * Removes the lock at `lockPath` if its holder is dead or older than `staleMs` (what a waiter would break);
+ * with `dryRun`, only says whether it would. True when the lock was (or would be) removed.
+ */
+export async function sweepStaleLock(lockPath: string, staleMs: number, dryRun: boolean): Promise<boolean> {
+  const found = await readOwner(lockPath);
+  if (found === undefined || !isStale(found, staleMs)) return false;
+  if (!dryRun) {
+    tokenCounter += 1;
+    await breakLock(lockPath, found.owner, `${process.pid}-sweep-${tokenCounter}`);
+  }
+  return true;
+}

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rmdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { withFileLock } from "./file-lock.js";
+import { sweepStaleLock, withFileLock } from "./file-lock.js";
 import {
   assertValidKey,
   type ObjectStore,
@@ -45,6 +45,8 @@ let tempCounter = 0;
 
 /** Hidden names of temporary files and lock candidates (never the `.name.lock` itself). */
 const LEFTOVER = /^\..+\.(tmp-\d+-\d+|lock\..+)$/;
+/** A key's lock file itself (`.name.lock`). */
+const LOCK_FILE = /^\..+\.lock$/;
 
 /**
  * An {@link ObjectStore} on a local folder. Writes go to a hidden temporary file that is fsynced and
@@ -123,6 +125,28 @@ export class FsObjectStore implements ObjectStore {
     const keys: string[] = [];
     await this.walk(base, keys);
     return keys.filter((k) => k.startsWith(prefix)).sort();
+  }
+
+  async sweepStaleLocks({ dryRun }: { dryRun: boolean }): Promise<string[]> {
+    const swept: string[] = [];
+    const visit = async (relDir: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(relDir === "" ? this.root : join(this.root, relDir), { withFileTypes: true });
+      } catch (error) {
+        if (isErrno(error, "ENOENT")) return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
+        if (entry.isDirectory()) await visit(rel);
+        else if (LOCK_FILE.test(entry.name)) {
+          if (await sweepStaleLock(join(this.root, rel), this.lock.staleMs, dryRun)) swept.push(rel);
+        }
+      }
+    };
+    await visit("");
+    return swept.sort();
   }
 
   private async walk(relDir: string, out: string[]): Promise<void> {

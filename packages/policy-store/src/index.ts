@@ -8,6 +8,7 @@ export {
 } from "./errors.js";
 export { LockTimeoutError } from "./file-lock.js";
 export { FsObjectStore, type FsObjectStoreOptions, type WriteStep } from "./fs-object-store.js";
+export type { GcOptions, GcResult } from "./garbage-collection.js";
 export { MemoryObjectStore } from "./memory-object-store.js";
 export {
   assertValidKey,

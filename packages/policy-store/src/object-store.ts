@@ -30,6 +30,11 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
   /** Removes the object; false when it was already absent. With `ifMatch`, only if the etag still matches. */
   delete(key: string, condition?: { readonly ifMatch: string }): Promise<boolean>;
+  /**
+   * Optional, for stores that keep lock files of their own (the folder): removes the locks whose holder is dead
+   * or stale, and returns them (as paths relative to the store); with `dryRun`, only lists them.
+   */
+  sweepStaleLocks?(options: { dryRun: boolean }): Promise<string[]>;
 }
 
 /** A conditional put or delete whose condition did not hold. Nothing was written. */

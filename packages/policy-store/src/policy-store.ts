@@ -3,6 +3,7 @@ import { assertCompanyId } from "./company-id.js";
 import { type ConsistencyReport, checkConsistency } from "./consistency.js";
 import { PolicyStoreError } from "./errors.js";
 import { FsObjectStore } from "./fs-object-store.js";
+import { collectGarbage, type GcOptions, type GcResult } from "./garbage-collection.js";
 import { createModelIdMinter } from "./model-ids.js";
 import type { ObjectStore } from "./object-store.js";
 import { createObjectStoreBackend } from "./object-store-backend.js";
@@ -55,6 +56,11 @@ export interface PolicyStore {
   rollback(companyId: string, options?: { toModelId?: string }): Promise<SlotChange>;
   /** The company's slots, revision and history (an empty state with revision 0 when nothing was committed). */
   getSlots(companyId: string): Promise<SlotState>;
+  /**
+   * Removes artifacts no slot and no history event mention (trainings that died before taking a slot, partial
+   * saves) once older than `minAgeMs`, and stale lock files; with `dryRun`, only lists them.
+   */
+  gc(options?: GcOptions): Promise<GcResult>;
   /** Applies DESIGN.md §2's source rule, verifying artifacts; never throws for a missing or corrupt artifact. */
   resolveActive(companyId: string): Promise<ActiveResolution>;
   /**
@@ -87,7 +93,8 @@ export interface PolicyStore {
  * const active = await store.resolveActive("acme"); // source "approved"
  */
 export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
-  const backend = createObjectStoreBackend(openObjectStore(options));
+  const objects = openObjectStore(options);
+  const backend = createObjectStoreBackend(objects);
   const clock = options.clock ?? (() => new Date());
   const now = () => clock().toISOString();
   const slots = createSlots(backend.slots, { historyLimit: options.historyLimit ?? 1000 });
@@ -143,6 +150,8 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
     retain: async (companyId, retainOptions) => retain(deps, company(companyId), retainOptions),
     checkConsistency: async (companyId) => checkConsistency(deps, company(companyId)),
     listCompanies: () => backend.listCompanies(),
+    gc: async (gcOptions) =>
+      collectGarbage({ ...deps, objects, listCompanies: () => backend.listCompanies() }, gcOptions),
   };
 }
 

@@ -31,7 +31,8 @@ async function setUp() {
   };
   const weightsFile = (companyId: string, modelId: string) =>
     join(opened.dir, "companies", companyId, "artifacts", modelId, "weights.bin");
-  return { store, train, weightsFile };
+  const slotsFile = (companyId: string) => join(opened.dir, "companies", companyId, "slots.json");
+  return { store, train, weightsFile, slotsFile };
 }
 
 /** A loader counting its calls, refusing the labels in `refuse` (like an engine that cannot rebuild them). */
@@ -117,5 +118,44 @@ describe("createResolver", () => {
 
     resolver.close();
     await expect.poll(() => [a?.disposed, c?.disposed]).toEqual([true, true]);
+  });
+
+  it("reports artifact_incompatible when the loader refuses with that code, apart from unreadable", async () => {
+    const { store, train } = await setUp();
+    const approvedId = await train("acme", "old-engine", true);
+    const latestId = await train("acme", "latest", false);
+    const resolver = store.createResolver({
+      load: (artifact) => {
+        if (artifact.manifest.label === "old-engine") {
+          throw Object.assign(new Error("made by an engine this one cannot read"), {
+            code: "artifact_incompatible",
+          });
+        }
+        return String(artifact.manifest.label);
+      },
+    });
+    const { active, report } = await resolver.resolve("acme");
+    expect(active).toMatchObject({ source: "latest", modelId: latestId });
+    expect(report).toMatchObject({
+      fallback_reason: "artifact_incompatible",
+      approved: { model_id: approvedId },
+    });
+    resolver.close();
+  });
+
+  it("serves the rule with slots_unreadable when the slot record does not parse, and refuses to change it", async () => {
+    const { store, train, slotsFile } = await setUp();
+    await train("acme", "approved", true);
+    writeFileSync(slotsFile("acme"), '{"company_id":"acme","revision":');
+    const resolver = store.createResolver(loader());
+    const { active, report } = await resolver.resolve("acme");
+    expect(active).toEqual({ source: "rule", modelId: null, policy: null });
+    expect(report).toMatchObject({ fallback_reason: "slots_unreadable", latest: null, approved: null });
+    expect((await store.resolveActive("acme")).fallback_reason).toBe("slots_unreadable");
+    const saved = await store.save({ companyId: "acme", manifest: { label: "x" }, weights: weightsFor("x") });
+    await expect(store.commitTraining({ companyId: "acme", modelId: saved.model_id })).rejects.toMatchObject({
+      code: "corrupt_slots",
+    });
+    resolver.close();
   });
 });

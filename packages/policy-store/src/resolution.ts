@@ -1,9 +1,30 @@
 import type { Artifacts, LoadedArtifact } from "./artifacts.js";
+import { PolicyStoreError } from "./errors.js";
 import { createLruCache } from "./lru-cache.js";
 import type { Slots } from "./slots.js";
 
 export type ActiveSource = "approved" | "latest" | "rule";
-export type FallbackReason = "no_artifact" | "artifact_unreadable";
+/**
+ * Why the rule (or latest instead of approved) serves: no slot set; a set slot's artifact missing, corrupt or
+ * refused by the loader; refused by the loader as made by an engine it cannot read; the slot record unreadable.
+ */
+export type FallbackReason =
+  | "no_artifact"
+  | "artifact_unreadable"
+  | "artifact_incompatible"
+  | "slots_unreadable";
+
+/**
+ * The `code` a loader's error carries to report `artifact_incompatible` rather than `artifact_unreadable` (the
+ * engine's own error type has it; the store matches the code, not the type, so it imports nothing of the engine).
+ */
+const INCOMPATIBLE_CODE = "artifact_incompatible";
+
+function isIncompatible(error: unknown): boolean {
+  return (
+    typeof error === "object" && error !== null && (error as { code?: unknown }).code === INCOMPATIBLE_CODE
+  );
+}
 
 export interface SlotReport {
   model_id: string;
@@ -27,7 +48,9 @@ export interface ActiveReport {
   /**
    * null when the preferred source was used (approved, or latest with no approved slot set);
    * `artifact_unreadable` when a set slot's artifact failed to load, verify or be loaded by the caller;
-   * `no_artifact` when no slot is set.
+   * `artifact_incompatible` when the caller's loader refused it with an error whose `code` says so;
+   * `slots_unreadable` when the slot record does not parse (both slots are then null); `no_artifact` when no
+   * slot is set.
    */
   fallback_reason: FallbackReason | null;
   latest: SlotReport | null;
@@ -74,7 +97,11 @@ export interface PolicyResolver<T> {
 }
 
 /** What a failed load or verification yields inside `resolveWith` (a loader may legitimately return null). */
-const FAILED = Symbol("failed");
+interface Failed {
+  readonly failed: "artifact_unreadable" | "artifact_incompatible";
+}
+const UNREADABLE: Failed = { failed: "artifact_unreadable" };
+const INCOMPATIBLE: Failed = { failed: "artifact_incompatible" };
 
 /** The active source given a loader: one implementation of the rule for every caller. */
 export type ResolveWith = <T>(
@@ -87,19 +114,40 @@ export function createResolveWith(slots: Slots, artifacts: Artifacts): ResolveWi
     companyId: string,
     load: (artifact: LoadedArtifact) => Promise<T>,
   ): Promise<PolicyResolution<T>> {
-    const state = await slots.read(companyId);
+    let state: Awaited<ReturnType<Slots["read"]>>;
+    try {
+      state = await slots.read(companyId);
+    } catch (error) {
+      if (!(error instanceof PolicyStoreError && error.code === "corrupt_slots")) throw error;
+      // Nothing says which artifact a slot meant, so the rule serves until a repair or a new training.
+      const report: ActiveReport = {
+        company_id: companyId,
+        revision: 0,
+        source: "rule",
+        model_id: null,
+        fallback_reason: "slots_unreadable",
+        latest: null,
+        approved: null,
+      };
+      return { active: { source: "rule", modelId: null, policy: null }, report };
+    }
     const verified = new Map<string, LoadedArtifact>();
-    const attempts = new Map<string, Promise<T | typeof FAILED>>();
+    const attempts = new Map<string, Promise<{ value: T } | Failed>>();
     const attempt = (modelId: string) => {
       const cached = attempts.get(modelId);
       if (cached !== undefined) return cached;
-      const pending = (async (): Promise<T | typeof FAILED> => {
+      const pending = (async (): Promise<{ value: T } | Failed> => {
+        let artifact: LoadedArtifact;
         try {
-          const artifact = await artifacts.load(companyId, modelId);
-          verified.set(modelId, artifact);
-          return await load(artifact);
+          artifact = await artifacts.load(companyId, modelId);
         } catch {
-          return FAILED;
+          return UNREADABLE;
+        }
+        verified.set(modelId, artifact);
+        try {
+          return { value: await load(artifact) };
+        } catch (error) {
+          return isIncompatible(error) ? INCOMPATIBLE : UNREADABLE;
         }
       })();
       attempts.set(modelId, pending);
@@ -111,12 +159,12 @@ export function createResolveWith(slots: Slots, artifacts: Artifacts): ResolveWi
     for (const source of ["approved", "latest"] as const) {
       const slot = state[source];
       if (slot === null) continue;
-      const value = await attempt(slot.model_id);
-      if (value !== FAILED) {
-        active = { source, modelId: slot.model_id, policy: value };
+      const outcome = await attempt(slot.model_id);
+      if ("value" in outcome) {
+        active = { source, modelId: slot.model_id, policy: outcome.value };
         break;
       }
-      fallback = "artifact_unreadable";
+      fallback = outcome.failed;
     }
     if (active.source === "rule" && fallback === null) fallback = "no_artifact";
 

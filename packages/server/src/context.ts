@@ -1,6 +1,7 @@
 import type { RlPolicy } from "@pricing/engine";
 import type { AuthService } from "@pricing/http-adapter";
 import {
+  type ActiveReport,
   type ActiveSource,
   createPolicyStore,
   type PolicyResolver,
@@ -83,16 +84,46 @@ export interface ServerContextOptions {
   logger?: Logger;
 }
 
+/** The slot whose artifact was passed over: approved when set and not serving, else latest. */
+function passedOverModel(report: ActiveReport): string | null {
+  if (report.approved !== null && report.source !== "approved") return report.approved.model_id;
+  return report.latest?.model_id ?? null;
+}
+
 /**
- * The store's resolver with the engine as loader: an artifact the engine cannot rebuild counts as unreadable,
- * like one that fails its hash check, and the next source serves.
+ * The store's resolver with the engine as loader: an artifact the engine cannot rebuild counts as unreadable
+ * (or incompatible, when the engine says it was made by a format it cannot read), like one that fails its hash
+ * check, and the next source serves. Each fallback other than `no_artifact` is logged as one warning when it
+ * starts (not on every read while it lasts).
  */
-function createPolicyResolver(store: PolicyStore): PolicyResolver<RlPolicy> {
-  return store.createResolver<RlPolicy>({
+function createPolicyResolver(store: PolicyStore, logger: Logger): PolicyResolver<RlPolicy> {
+  const resolver = store.createResolver<RlPolicy>({
     // The engine (TensorFlow, ~2 s to import) loads with the first policy: commands that never price skip it.
     load: async (artifact) => (await import("@pricing/engine")).loadPolicyArtifact(artifact),
     dispose: (policy) => policy.dispose(),
   });
+  const warned = new Map<string, string>();
+  return {
+    async resolve(companyId) {
+      const resolution = await resolver.resolve(companyId);
+      const reason = resolution.report.fallback_reason;
+      if (reason === null || reason === "no_artifact") {
+        warned.delete(companyId);
+        return resolution;
+      }
+      const modelId = passedOverModel(resolution.report);
+      const key = `${reason}:${modelId}`;
+      if (warned.get(companyId) !== key) {
+        warned.set(companyId, key);
+        logger.warn(
+          { company_id: companyId, model_id: modelId, fallback_reason: reason },
+          "model fallback: the policy store passed over an artifact",
+        );
+      }
+      return resolution;
+    },
+    close: () => resolver.close(),
+  };
 }
 
 /** Each company's source as its committed slots name it (approved, else latest, else the rule), artifacts unread. */
@@ -102,8 +133,9 @@ async function committedSources(
 ): Promise<Map<string, ActiveSource>> {
   const sources = new Map<string, ActiveSource>();
   for (const company of await companies.list()) {
-    const slots = await store.getSlots(company.company_id);
-    sources.set(company.company_id, slots.approved ? "approved" : slots.latest ? "latest" : "rule");
+    // An unreadable slot record serves the rule (slots_unreadable); the resolver warns about it, not the gauge.
+    const slots = await store.getSlots(company.company_id).catch(() => null);
+    sources.set(company.company_id, slots?.approved ? "approved" : slots?.latest ? "latest" : "rule");
   }
   return sources;
 }
@@ -129,18 +161,19 @@ export async function createServerContext(
     await partners.assignPepperToUnnamedHashes(pepper.current.id);
     const companies = createCompanyRepository(db, clock);
     const store = createPolicyStore({ root: config.pricing.artifactsDir, clock });
+    const logger = options.logger ?? pino({ level: "silent" });
     const training = createTrainingSlots({ expectedSeconds: config.pricing.trainSeconds + 5 });
     const metrics = createServerMetrics({
       trainingsRunning: () => training.running(),
       committedSources: () => committedSources(store, companies),
     });
-    const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store)) };
+    const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store, logger)) };
     let closed: Promise<void> | undefined;
     return {
       config,
       db,
       clock,
-      logger: options.logger ?? pino({ level: "silent" }),
+      logger,
       pepper,
       signer,
       auth: createAuthService({ partners, companies, signer, peppers: pepper }),

@@ -72,6 +72,16 @@ describe("POST /v2/model/promote", () => {
       expect(expectError(res, 409, "model_id_stale").message).toBe(DEFAULT_MESSAGES.model_id_stale);
     });
 
+    errors.it("slots_unreadable", "a company whose slot record does not parse", async () => {
+      const { options } = recordCalls(route, async () => {
+        throw new ApiError("slots_unreadable");
+      });
+      const { app } = await startAdapterApp(options);
+      expect(expectError(await send(app, route), 409, "slots_unreadable").message).toBe(
+        DEFAULT_MESSAGES.slots_unreadable,
+      );
+    });
+
     errors.itCoversEveryDocumentedCode();
   });
 });

@@ -11,6 +11,7 @@ export const PROMOTE_ERROR_CODES = [
   ...DATA_ROUTE_ERROR_CODES,
   ...BODY_ERROR_CODES,
   "model_id_stale",
+  "slots_unreadable",
 ] as const;
 
 /** POST /v2/model/promote: move the current latest artifact into the approved slot. */

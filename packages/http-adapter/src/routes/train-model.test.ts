@@ -92,6 +92,13 @@ describe("POST /v2/model/train", () => {
       );
     });
 
+    errors.it("slots_unreadable", "a company whose slot record does not parse", async () => {
+      const { app } = await failingWith(new ApiError("slots_unreadable"));
+      expect(expectError(await send(app, route), 409, "slots_unreadable").message).toBe(
+        DEFAULT_MESSAGES.slots_unreadable,
+      );
+    });
+
     errors.itCoversEveryDocumentedCode();
   });
 });

@@ -13,6 +13,7 @@ export const TRAIN_ERROR_CODES = [
   ...BODY_ERROR_CODES,
   "training_in_progress",
   "insufficient_history",
+  "slots_unreadable",
 ] as const;
 
 /** POST /v2/model/train: train a fresh policy artifact (synchronous, 30 s to 5 min). */

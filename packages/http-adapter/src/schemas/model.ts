@@ -51,7 +51,18 @@ export const modelReportSchema = z
     model_id: modelIdSchema.nullable().describe("The artifact backing inference; null for rule."),
     latest: modelSlotSchema.nullable(),
     approved: approvedSlotSchema.nullable(),
-    fallback_reason: z.enum(["no_artifact", "artifact_unreadable"]).nullable(),
+    fallback_reason: z
+      .enum([
+        "no_artifact",
+        "artifact_unreadable",
+        "artifact_incompatible",
+        "slots_unreadable",
+        "forced_rule",
+      ])
+      .nullable()
+      .describe(
+        "Why the preferred source did not serve: no slot set, an artifact that fails to load or verify, one made by an engine this one cannot read, an unreadable slot record, or the rule forced by the operator; null when it served.",
+      ),
   })
   .meta({
     id: "ModelReport",

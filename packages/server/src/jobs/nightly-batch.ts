@@ -55,8 +55,23 @@ export async function nightlyRun(
 }
 
 /**
+ * After a whole batch: what trainings killed before taking a slot left behind (`pricing store gc`). Housekeeping
+ * only, so a failure is logged and the batch still succeeds.
+ */
+async function sweepStore(ctx: ServerContext, batchId: string): Promise<void> {
+  try {
+    const swept = await ctx.policies.store.gc();
+    if (swept.artifacts.length > 0 || swept.lock_files.length > 0) {
+      ctx.logger.info({ batch_id: batchId, ...swept }, "store gc removed leftovers");
+    }
+  } catch (error) {
+    ctx.logger.warn({ err: error, batch_id: batchId }, "store gc failed");
+  }
+}
+
+/**
  * The nightly batch: `nightlyRun` for each company (or one), each outcome recorded in `batch_outcomes`; one
- * company's failure is recorded and the others go on.
+ * company's failure is recorded and the others go on. A whole batch (no `companyId`) ends with the store's gc.
  */
 export async function runNightlyBatch(
   ctx: ServerContext,
@@ -106,6 +121,7 @@ export async function runNightlyBatch(
   } finally {
     observed.finished();
   }
+  if (options.companyId === undefined) await sweepStore(ctx, batchId);
   return {
     batch_id: batchId,
     trigger: options.trigger,

@@ -4,6 +4,7 @@ import type { ServerContext } from "../context.js";
 import { findCompany } from "../services/company-lookup.js";
 import { loadCompanySnapshot } from "../services/company-snapshot.js";
 import { numericMetrics } from "../services/numeric-metrics.js";
+import { changingSlots } from "../services/slot-errors.js";
 
 export interface TrainCompanyPayload {
   companyId: string;
@@ -56,6 +57,8 @@ export async function trainCompany(
   return ctx.metrics.training((claimed) =>
     ctx.training.exclusive(companyId, async (signal) => {
       claimed(signal);
+      // Minutes of training could never be committed over an unreadable slot record: refuse before.
+      await changingSlots(() => store.getSlots(companyId));
       const snapshot = await loadCompanySnapshot(ctx, company);
       const artifact = await trainInThread(
         {
@@ -70,7 +73,9 @@ export async function trainCompany(
       );
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
-      const committed = await store.commitTraining({ companyId, modelId: saved.model_id, autoApprove });
+      const committed = await changingSlots(() =>
+        store.commitTraining({ companyId, modelId: saved.model_id, autoApprove }),
+      );
       ctx.metrics.sources.set(companyId, committed.slots.approved ? "approved" : "latest");
       // Housekeeping only: the store never deletes what a slot or a rollback needs, so a failure here is harmless.
       await store.retain(companyId, { keep: settings.artifactsKeep }).catch((error: unknown) => {

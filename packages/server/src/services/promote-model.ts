@@ -3,15 +3,17 @@ import { isPolicyStoreError, ModelIdStaleError } from "@pricing/policy-store";
 import type { ServerContext } from "../context.js";
 import { findCompany } from "./company-lookup.js";
 import { modelReport } from "./model-report.js";
+import { changingSlots } from "./slot-errors.js";
 
 /**
  * Promotes the latest artifact to approved (`POST /v2/model/promote`, `pricing promote`): 409 `model_id_stale`
- * unless `model_id` is the current latest; 503 with `Retry-After` while another process holds the slots.
+ * unless `model_id` is the current latest; 409 `slots_unreadable` when
+ * the slot record does not parse; 503 with `Retry-After` while another process holds the slots.
  */
 export async function promoteModel(ctx: ServerContext, input: PromoteRequest): Promise<ModelReport> {
   await findCompany(ctx, input.company_id);
   try {
-    await ctx.policies.store.promote(input.company_id, input.model_id);
+    await changingSlots(() => ctx.policies.store.promote(input.company_id, input.model_id));
   } catch (error) {
     if (error instanceof ModelIdStaleError) throw new ApiError("model_id_stale");
     if (isPolicyStoreError(error) && error.code === "contention") {

@@ -10,6 +10,7 @@ import { registerOpenApiCommand } from "./openapi.js";
 import { registerPartnerCommands } from "./partner.js";
 import { registerPromoteCommand } from "./promote.js";
 import { registerServeCommand } from "./serve.js";
+import { registerStoreCommands } from "./store.js";
 import { registerTrainCommand } from "./train.js";
 
 export type RegisterCommands = (program: Command, cli: CliRuntime) => void;
@@ -26,5 +27,6 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerPromoteCommand,
   registerModelCommand,
   registerBatchCommands,
+  registerStoreCommands,
   registerDemoCommand,
 ];
