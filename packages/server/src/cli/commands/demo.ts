@@ -19,7 +19,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
       };
       // Seeding an existing demo rotates its keys: a port in use must fail before that, not after.
       if (opts.serve) await assertPortFree(config.host, config.port);
-      const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress));
+      const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress), { create: true });
       const show = (url: string) => {
         const companies = seeded.companies;
         cli.print(
