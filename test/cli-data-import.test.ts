@@ -44,6 +44,7 @@ const SALES = [
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pricing-import-"));
+  expect((await cli(dataDir, "init")).code).toBe(0);
   expect((await cli(dataDir, "company", "create", "--id", "shop", "--name", "Shop")).code).toBe(0);
 });
 afterAll(async () => rm(dataDir, { recursive: true, force: true }));

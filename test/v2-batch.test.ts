@@ -187,6 +187,29 @@ describe("nightly batch in-process", () => {
     await restarted.close();
   });
 
+  it("finishes at start a batch that stopped part-way, only for the companies it did not reach", async () => {
+    // The 02:00 batch reached auckland only, then the process died.
+    h.setNow("2026-03-15T02:00:00Z");
+    await runNightlyBatch(h.ctx, { trigger: "schedule", companyId: "auckland" });
+    h.setNow("2026-03-15T02:30:00Z");
+    const restarted = await h.newContext();
+    const schedule = startBatchSchedule(restarted);
+    const caught = await schedule.caughtUp;
+    schedule.stop();
+    expect(caught?.trigger).toBe("catch_up");
+    expect(caught?.companies.map((c) => [c.company_id, c.status]).sort()).toEqual([
+      ["broken", "failed"],
+      ["la", "created"],
+    ]);
+    const auckland = await h.ctx.repositories.runs.list("auckland", 100, 0);
+    expect(auckland.runs.filter((r) => r.as_of === "2026-03-15")).toHaveLength(1);
+    // Every company now has an outcome since 02:00: a further start runs nothing (the failure is not retried).
+    const again = startBatchSchedule(restarted);
+    expect(await again.caughtUp).toBeNull();
+    again.stop();
+    await restarted.close();
+  });
+
   it("runs on its cron schedule in-process", async () => {
     const everySecond = await h.newContext({ batchCron: "* * * * * *" });
     const done = new Promise<string>((resolve) => {

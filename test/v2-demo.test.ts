@@ -17,8 +17,8 @@ function cleanEnv(): NodeJS.ProcessEnv {
 type Json = any;
 
 /** Starts `pricing demo --json --port 0` and resolves with its printed document once it serves. */
-function startDemo(dataDir: string): { child: ChildProcess; ready: Promise<Json> } {
-  const child = spawn(TSX, fromSource(CLI, "demo", "--json", "--port", "0", "--data-dir", dataDir), {
+function startDemo(dataDir: string, port = 0): { child: ChildProcess; ready: Promise<Json> } {
+  const child = spawn(TSX, fromSource(CLI, "demo", "--json", "--port", String(port), "--data-dir", dataDir), {
     env: { ...cleanEnv(), PRICING_LOG_LEVEL: "silent", PRICING_TRAIN_SECONDS: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -121,6 +121,20 @@ describe("pricing demo", () => {
         body: JSON.stringify({ access_key: demo.access_key, secret_key: demo.secret_key }),
       });
       expect(tokenRes.status).toBe(200);
+
+      // A third start on the port the running demo holds fails before it rotates the keys the running demo printed.
+      const third = startDemo(dataDir, Number(new URL(demo.url).port));
+      const refused = await third.ready.then(
+        () => "served",
+        (error: Error) => error.message,
+      );
+      const again = await fetch(`${demo.url}/public/v1/auth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ access_key: demo.access_key, secret_key: demo.secret_key }),
+      });
+      expect(again.status).toBe(200);
+      expect(refused).toMatch(/cannot listen on .*EADDRINUSE/);
     } finally {
       await stop(second.child);
     }

@@ -173,7 +173,15 @@ const pricingSettings = {
     schema: z.number().int().min(1).max(100_000).default(60),
     env: "PRICING_RUNS_KEEP",
     fromText: Number,
-    description: "newest runs kept per company; older runs and their rows are deleted after each new run",
+    description:
+      "newest nightly runs kept per company; older nightly runs and their rows are deleted after each new one (today's is never deleted)",
+  },
+  onDemandRunsKeep: {
+    schema: z.number().int().min(1).max(100_000).default(60),
+    env: "PRICING_ON_DEMAND_RUNS_KEEP",
+    fromText: Number,
+    description:
+      "newest on-demand runs (computes) kept per company, counted apart from nightly runs so computes never push them out",
   },
   runDays: {
     schema: z.number().int().min(1).max(366).default(30),

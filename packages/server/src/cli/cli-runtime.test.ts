@@ -28,7 +28,7 @@ describe("the CLI's configuration", () => {
   it("lets --data-dir win over PRICING_DATA_DIR", async () => {
     const flagged = join(dir, "flag");
     const fromEnv = join(dir, "env");
-    const result = await run(["db", "migrate", "--json", "--data-dir", flagged], {
+    const result = await run(["init", "--json", "--data-dir", flagged], {
       PRICING_DATA_DIR: fromEnv,
     });
     expect(result.code, result.err).toBe(0);
@@ -37,6 +37,7 @@ describe("the CLI's configuration", () => {
   });
 
   it("warns on stderr about a deprecated variable, and uses it", async () => {
+    expect((await run(["init", "--data-dir", dir], {})).code).toBe(0);
     const result = await run(["batch", "status", "--json", "--data-dir", dir], {
       PRICING_NIGHTLY_CRON: "30 1 * * *",
     });

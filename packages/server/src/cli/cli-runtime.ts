@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { type Command, Option } from "commander";
 import { CONFIG_SETTINGS, type Config, loadConfig, type SettingPath } from "../config.js";
 import type { ServerContext } from "../context.js";
@@ -66,6 +67,26 @@ function settingFlags(cmd: Command): Record<string, string> {
   return flags;
 }
 
+export interface ContextOptions {
+  /** Create the SQLite database when the data dir has none (`init`, `demo`); every other command refuses. */
+  create?: boolean;
+}
+
+/**
+ * Refuses a SQLite data dir with no database, naming the resolved path: a relative or mistyped `--data-dir` must
+ * not start a new, empty database that the operator then fills or serves by mistake.
+ */
+export async function requireDatabase(config: Config): Promise<void> {
+  if (config.databaseUrl) return;
+  const { sqlitePath } = await import("../db/database.js");
+  const file = sqlitePath(config.dataDir);
+  if (!existsSync(file))
+    throw new CliError(
+      `no database at ${file}; check --data-dir (or PRICING_DATA_DIR), or create one with \`pricing init --data-dir ${config.dataDir}\``,
+      "no_database",
+    );
+}
+
 /** What every command receives: output, configuration and a scoped server context. */
 export interface CliRuntime {
   io: CliIo;
@@ -76,7 +97,7 @@ export interface CliRuntime {
    * Builds the context for the command's data dir (migrating the database) and always closes it; the API's
    * expected failures (404, 409, 422) leave as CLI errors with the same code.
    */
-  withContext<T>(cmd: Command, fn: (ctx: ServerContext) => Promise<T>): Promise<T>;
+  withContext<T>(cmd: Command, fn: (ctx: ServerContext) => Promise<T>, options?: ContextOptions): Promise<T>;
   /** One JSON document with --json, else the human lines. */
   print(cmd: Command, value: unknown, human: string | readonly string[]): void;
 }
@@ -105,13 +126,15 @@ export function createCliRuntime(io: CliIo, env: NodeJS.ProcessEnv): CliRuntime 
         throw new CliError((error as Error).message, "invalid_config");
       }
     },
-    async withContext(cmd, fn) {
+    async withContext(cmd, fn, options = {}) {
+      const config = runtime.config(cmd);
+      if (options.create !== true) await requireDatabase(config);
       // Loaded on demand, like every heavy module of a command: `pricing --help` loads none of them.
       const [{ createServerContext }, { isApiError }] = await Promise.all([
         import("../context.js"),
         import("@pricing/http-adapter"),
       ]);
-      const ctx = await createServerContext(runtime.config(cmd));
+      const ctx = await createServerContext(config);
       try {
         return await fn(ctx);
       } catch (error) {

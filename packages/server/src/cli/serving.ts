@@ -1,3 +1,5 @@
+import { createServer } from "node:net";
+
 /** Resolves on SIGINT/SIGTERM so a serving command can close the server cleanly. */
 export function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -8,5 +10,19 @@ export function untilSignal(): Promise<string> {
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
+  });
+}
+
+/**
+ * Fails with the listen error when `host:port` cannot be bound, so a command can refuse before it changes
+ * anything (the demo rotates its keys only when it will serve). Port 0 always binds.
+ */
+export function assertPortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new Error(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`)),
+    );
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
   });
 }

@@ -1,5 +1,7 @@
 import { Cron } from "croner";
 import type { ServerContext } from "../context.js";
+import type { CompanyRow } from "../db/schema.js";
+import { companyToday } from "../services/company-today.js";
 import { type BatchReport, runNightlyBatch } from "./nightly-batch.js";
 
 export interface BatchSchedule {
@@ -43,8 +45,10 @@ export function startBatchSchedule(
 }
 
 /**
- * A server that was down at the scheduled time runs the missed batch once at start: when no batch has started
- * since the latest scheduled time. Companies that already have their day's run are skipped by the batch itself.
+ * A server that was down at the scheduled time, or stopped or killed in the middle of a batch, finishes it at
+ * start: every company that no batch has recorded an outcome for since the latest scheduled time and that lacks
+ * today's nightly run (in its own time zone) runs now. A company whose run failed has its failure recorded and is
+ * not retried at every start.
  */
 async function catchUp(
   ctx: ServerContext,
@@ -54,8 +58,15 @@ async function catchUp(
   try {
     const missed = job.previousRuns(1, ctx.clock())[0];
     if (!missed) return null;
-    if (await ctx.repositories.batchOutcomes.startedSince(missed.toISOString())) return null;
-    const report = await runNightlyBatch(ctx, { trigger: "catch_up" });
+    const attempted = await ctx.repositories.batchOutcomes.companiesSince(missed.toISOString());
+    const unfinished: CompanyRow[] = [];
+    for (const company of await ctx.repositories.companies.list()) {
+      if (attempted.has(company.company_id)) continue;
+      const today = companyToday(ctx.clock(), company.timezone);
+      if (!(await ctx.repositories.runs.nightlyExists(company.company_id, today))) unfinished.push(company);
+    }
+    if (unfinished.length === 0) return null;
+    const report = await runNightlyBatch(ctx, { trigger: "catch_up", companies: unfinished });
     ctx.logger.info(
       { batch_id: report.batch_id, missed: missed.toISOString() },
       "missed nightly batch caught up",

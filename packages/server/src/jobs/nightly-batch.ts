@@ -28,6 +28,8 @@ export interface NightlyBatchOptions {
   trigger: BatchOutcomesTable["trigger"];
   /** Only this company (default: every company). */
   companyId?: string;
+  /** Only these companies (the catch-up's unfinished ones). */
+  companies?: readonly CompanyRow[];
 }
 
 /** A failure message safe to store and print: the first line, bounded. */
@@ -79,9 +81,11 @@ export async function runNightlyBatch(
 ): Promise<BatchReport> {
   const batchId = `bat_${ulid()}`;
   const startedAt = ctx.clock().toISOString();
-  const companies = options.companyId
-    ? [await findCompany(ctx, options.companyId)]
-    : await ctx.repositories.companies.list();
+  const companies =
+    options.companies ??
+    (options.companyId
+      ? [await findCompany(ctx, options.companyId)]
+      : await ctx.repositories.companies.list());
   const outcomes: CompanyOutcome[] = [];
   const observed = ctx.metrics.batchStarted();
   try {

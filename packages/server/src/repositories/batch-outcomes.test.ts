@@ -47,7 +47,8 @@ describe("batch outcomes repository", () => {
     expect(older?.outcomes.map((o) => o.company_id)).toEqual(["a", "b"]);
     expect((await outcomes.recent(1)).map((b) => b.batch_id)).toEqual(["bat_2"]);
 
-    expect(await outcomes.startedSince("2026-03-10T02:00:00Z")).toBe(true);
-    expect(await outcomes.startedSince("2026-03-10T02:00:01Z")).toBe(false);
+    expect([...(await outcomes.companiesSince("2026-03-09T02:00:00Z"))].sort()).toEqual(["a", "b"]);
+    expect([...(await outcomes.companiesSince("2026-03-10T02:00:00Z"))]).toEqual(["a"]);
+    expect(await outcomes.companiesSince("2026-03-10T02:00:01Z")).toEqual(new Set());
   });
 });

@@ -22,15 +22,15 @@ export function createBatchOutcomesRepository(db: Db) {
       await db.insertInto("batch_outcomes").values(row).execute();
     },
 
-    /** Whether any batch started at or after `iso` (the schedule's catch-up check). */
-    async startedSince(iso: string): Promise<boolean> {
-      const row = await db
+    /** Companies some batch recorded an outcome for (created, exists or failed) at or after `iso`. */
+    async companiesSince(iso: string): Promise<Set<string>> {
+      const rows = await db
         .selectFrom("batch_outcomes")
-        .select("batch_id")
+        .select("company_id")
+        .distinct()
         .where("started_at", ">=", iso)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+        .execute();
+      return new Set(rows.map((r) => r.company_id));
     },
 
     /** The newest `limit` batches, newest first, each with its per-company outcomes. */

@@ -130,14 +130,16 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         );
       }
       const listed = await store.list("co", 100, 0);
-      expect(listed.total).toBe(3);
-      expect(listed.runs.map((r) => [r.as_of, r.runs_ago])).toEqual([
-        ["2026-01-06", 0],
-        ["2026-01-05", 1],
-        ["2026-01-04", 2],
+      // Three nightly runs kept; the first test's on-demand run is counted apart and stays.
+      expect(listed.total).toBe(4);
+      expect(listed.runs.map((r) => [r.as_of, r.kind, r.runs_ago])).toEqual([
+        ["2026-01-06", "nightly", 0],
+        ["2026-01-05", "nightly", 1],
+        ["2026-01-04", "nightly", 2],
+        ["2026-01-01", "on_demand", 3],
       ]);
       expect((await store.atOffset("co", 1))?.as_of).toBe("2026-01-05");
-      expect(await store.atOffset("co", 3)).toBeUndefined();
+      expect(await store.atOffset("co", 4)).toBeUndefined();
       const newest = listed.runs[0]!;
       const filtered = await store.recommendations(newest.run_id, {
         startDate: "2026-01-06",
@@ -151,6 +153,22 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       ]);
       const one = await store.recommendations(newest.run_id, { productId: "b", startDate: "2026-01-31" });
       expect(one).toHaveLength(1);
+    });
+
+    it("counts nightly and on-demand runs apart: computes never delete today's nightly run", async () => {
+      const store = createRunsRepository(ctx.db);
+      const today = await store.insert(nightly("2026-02-01", "2026-02-01T02:00:00.000Z"), 3);
+      for (let i = 0; i < 4; i++) {
+        await store.insert({ ...nightly("2026-02-01", `2026-02-01T1${i}:00:00.000Z`), kind: "on_demand" }, 2);
+      }
+      expect((await store.nightlyExists("co", "2026-02-01"))?.run_id).toBe(today?.run_id);
+      const listed = await store.list("co", 100, 0);
+      const onDemand = listed.runs.filter((r) => r.kind === "on_demand");
+      expect(onDemand.map((r) => r.created_at)).toEqual([
+        "2026-02-01T13:00:00.000Z",
+        "2026-02-01T12:00:00.000Z",
+      ]);
+      expect(listed.runs.filter((r) => r.kind === "nightly").length).toBeGreaterThanOrEqual(1);
     });
   });
 }

@@ -69,7 +69,8 @@ export function createRunsRepository(db: Db) {
 
   return {
     /**
-     * Inserts the run and its rows, then deletes the company's runs beyond the newest `keep`. Returns null when a
+     * Inserts the run and its rows, then deletes the company's runs of the same kind beyond the newest `keep`:
+     * nightly and on-demand runs are counted apart, so computes never delete a nightly run. Returns null when a
      * nightly run for that company and day already exists (the unique index decides, across processes).
      */
     async insert(run: NewRun, keep: number): Promise<Run | null> {
@@ -99,6 +100,7 @@ export function createRunsRepository(db: Db) {
             .selectFrom("runs")
             .select("run_id")
             .where("company_id", "=", run.companyId)
+            .where("kind", "=", run.kind)
             .orderBy("created_at", "desc")
             .orderBy("run_id", "desc")
             .offset(keep)

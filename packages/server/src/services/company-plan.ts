@@ -81,7 +81,8 @@ export async function planCompany(
 }
 
 /**
- * Persists a plan as a run (keeping the newest `pricing.runsKeep`); null when it is a nightly run and that day's
+ * Persists a plan as a run (keeping the newest `pricing.runsKeep` nightly and `pricing.onDemandRunsKeep` on-demand
+ * runs); null when it is a nightly run and that day's
  * already exists.
  */
 export async function persistPlan(
@@ -101,6 +102,6 @@ export async function persistPlan(
       endDate: plan.endDate,
       recommendations: plan.recommendations,
     },
-    ctx.config.pricing.runsKeep,
+    kind === "nightly" ? ctx.config.pricing.runsKeep : ctx.config.pricing.onDemandRunsKeep,
   );
 }

@@ -43,18 +43,27 @@ export function registerBatchCommands(program: Command, cli: CliRuntime): void {
       await cli.withContext(cmd, async (ctx) => {
         const status = await batchStatus(ctx, limit);
         const settings = ctx.config.pricing;
-        cli.print(cmd, { ...status, schedule: settings.batchCron, runs_keep: settings.runsKeep }, [
-          `schedule: ${settings.batchCron} (UTC), keeping ${settings.runsKeep} runs per company`,
-          ...(status.batches.length === 0
-            ? ["no batch has run yet"]
-            : status.batches.flatMap((b) => [
-                `batch ${b.batch_id} (${b.trigger}) ${b.started_at} .. ${b.finished_at}`,
-                ...b.outcomes.map(
-                  (o) =>
-                    `  ${o.company_id}  ${o.as_of}  ${o.status}${o.run_id ? `  ${o.run_id}` : ""}${o.error ? `  ${o.error}` : ""}`,
-                ),
-              ])),
-        ]);
+        cli.print(
+          cmd,
+          {
+            ...status,
+            schedule: settings.batchCron,
+            runs_keep: settings.runsKeep,
+            on_demand_runs_keep: settings.onDemandRunsKeep,
+          },
+          [
+            `schedule: ${settings.batchCron} (UTC), keeping ${settings.runsKeep} nightly and ${settings.onDemandRunsKeep} on-demand runs per company`,
+            ...(status.batches.length === 0
+              ? ["no batch has run yet"]
+              : status.batches.flatMap((b) => [
+                  `batch ${b.batch_id} (${b.trigger}) ${b.started_at} .. ${b.finished_at}`,
+                  ...b.outcomes.map(
+                    (o) =>
+                      `  ${o.company_id}  ${o.as_of}  ${o.status}${o.run_id ? `  ${o.run_id}` : ""}${o.error ? `  ${o.error}` : ""}`,
+                  ),
+                ])),
+          ],
+        );
       });
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { CliRuntime } from "../cli-runtime.js";
+import { type CliRuntime, requireDatabase } from "../cli-runtime.js";
 
 export function registerDbCommands(program: Command, cli: CliRuntime): void {
   const db = program.command("db").description("Database maintenance");
@@ -8,6 +8,7 @@ export function registerDbCommands(program: Command, cli: CliRuntime): void {
     .description("Apply pending migrations (SQLite file in the data dir, or PRICING_DATABASE_URL)")
     .action(async (_opts: unknown, cmd: Command) => {
       const config = cli.config(cmd);
+      await requireDatabase(config);
       const [{ createDatabase }, { migrateToLatest }] = await Promise.all([
         import("../../db/database.js"),
         import("../../db/migrate.js"),

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { type CliRuntime, settingOption } from "../cli-runtime.js";
-import { untilSignal } from "../serving.js";
+import { assertPortFree, untilSignal } from "../serving.js";
 
 export function registerDemoCommand(program: Command, cli: CliRuntime): void {
   program
@@ -18,7 +18,9 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
       const progress = (line: string) => {
         if (!json) cli.io.err(`${line}\n`);
       };
-      const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress));
+      // Seeding an existing demo rotates its keys: a port in use must fail before that, not after.
+      if (opts.serve) await assertPortFree(config.host, config.port);
+      const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress), { create: true });
       const show = (url: string, metricsUrl: string | null) => {
         const companies = seeded.companies;
         cli.print(

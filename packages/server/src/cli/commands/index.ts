@@ -5,6 +5,7 @@ import { registerCompanyCommands } from "./company.js";
 import { registerDataCommands } from "./data.js";
 import { registerDbCommands } from "./db.js";
 import { registerDemoCommand } from "./demo.js";
+import { registerInitCommand } from "./init.js";
 import { registerModelCommand } from "./model.js";
 import { registerOpenApiCommand } from "./openapi.js";
 import { registerPartnerCommands } from "./partner.js";
@@ -17,6 +18,7 @@ export type RegisterCommands = (program: Command, cli: CliRuntime) => void;
 
 /** Every top-level command group, in `--help` order. Adding a command is one file plus one line here. */
 export const COMMANDS: readonly RegisterCommands[] = [
+  registerInitCommand,
   registerPartnerCommands,
   registerCompanyCommands,
   registerDataCommands,
