@@ -38,7 +38,12 @@ function history(days: number, prices: readonly number[], elasticity: number): S
   return rows;
 }
 
-function planWith(rows: readonly SalesRow[], exploration: "off" | "cautious" | "free", seed = 1) {
+function planWith(
+  rows: readonly SalesRow[],
+  exploration: "off" | "cautious" | "free",
+  seed = 1,
+  catalogue: CatalogProduct = product,
+) {
   const learner = onlineLearner({
     history: rows,
     products: [{ productId: "sku", referencePrice: 20 }],
@@ -46,7 +51,7 @@ function planWith(rows: readonly SalesRow[], exploration: "off" | "cautious" | "
     seed,
     grids: new Map([["sku", GRID]]),
   });
-  const state = productState(product, rows, TODAY, { horizonDays: 28 });
+  const state = productState(catalogue, rows, TODAY, { horizonDays: 28 });
   return planPrices({
     today: TODAY,
     startDate: TODAY,
@@ -110,5 +115,13 @@ describe("onlineLearner through planPrices", () => {
     const picks = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => planWith(rows, "off", seed)[0]?.price ?? 0);
     // 20 and 21 earn about the same on these draws; 22 sells a tenth.
     expect(picks.every((p) => p === 20 || p === 21)).toBe(true);
+  });
+
+  it("paces the stock over the whole season, also beyond the plan's one-year horizon", () => {
+    // 5000 units: 5 a day over 1000 days sells out only at the top of the grid; over one year, 14 a day near 17.
+    const rows = history(240, GRID, 2);
+    const long = { ...product, stock: 5000, season_end: addDays(TODAY, 999) };
+    const picks = [1, 2, 3, 4, 5].map((seed) => planWith(rows, "free", seed, long)[0]?.price ?? 0);
+    expect(Math.min(...picks)).toBeGreaterThanOrEqual(23);
   });
 });

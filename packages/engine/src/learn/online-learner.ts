@@ -1,12 +1,12 @@
 import seedrandom from "seedrandom";
-import { addDays, weekdayOf } from "../base/calendar.js";
+import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
 import { type DemandDistribution, demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
-import type { ProductState } from "../plan/product-state.js";
+import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import { type Exploration, explorationRange } from "./exploration-range.js";
 import { fluidChoice } from "./fluid-allocation.js";
 import { sampleGamma, sampleNormal } from "./posterior-draws.js";
@@ -83,8 +83,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
       const prices = grid.slice(range.lo, range.hi + 1);
       const byPrice = salesByGridPrice(fitted, prices, history);
+      // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
+      const daysLeft = daysBetween(date, seasonLastDay(state, addDays(date, -day))) + 1;
       const volumes = Array.from(
-        { length: Math.max(1, state.setup.horizon - day) },
+        { length: Math.max(1, daysLeft) },
         (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
       );
       const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
