@@ -1,11 +1,12 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
+import { fitDemand } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { samplePoisson } from "../market/sampling.js";
 import { type ActivePolicy, planPrices } from "../plan/company-plan.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
-import { onlineLearner } from "./online-learner.js";
+import { onlineLearner, priorStrengths } from "./online-learner.js";
 
 const TODAY = "2026-03-02";
 const RULE: ActivePolicy = { source: "rule", modelId: null, policy: null };
@@ -123,5 +124,35 @@ describe("onlineLearner through planPrices", () => {
     const long = { ...product, stock: 5000, season_end: addDays(TODAY, 999) };
     const picks = [1, 2, 3, 4, 5].map((seed) => planWith(rows, "free", seed, long)[0]?.price ?? 0);
     expect(Math.min(...picks)).toBeGreaterThanOrEqual(23);
+  });
+});
+
+describe("priorStrengths", () => {
+  const fitted = fitDemand(history(240, [18, 19, 20, 21, 22], 1.2), [
+    { productId: "sku", referencePrice: 20 },
+  ]).products.get("sku");
+  const prices = [20, 21, 22, 23];
+  const rate = (p: number) => 10 * (p / 20) ** -1.2;
+  const asModel = (p: number, days: number) => ({ exposure: days, units: Math.round(rate(p) * days) });
+
+  it("keeps the model's full weight where the prices sell as it says", () => {
+    if (fitted === undefined) throw new Error("no fit");
+    const days = priorStrengths(
+      fitted,
+      prices,
+      prices.map((p) => asModel(p, 30)),
+      "poisson",
+    );
+    expect(new Set(days).size).toBe(1);
+  });
+
+  it("drops it at a price whose own sales contradict it, the others keeping theirs", () => {
+    if (fitted === undefined) throw new Error("no fit");
+    // Two days at 23 sold 3 units where the model expects 17: a ceiling the fitted family cannot describe.
+    const seen = [asModel(20, 30), asModel(21, 30), asModel(22, 30), { exposure: 2, units: 3 }];
+    const days = priorStrengths(fitted, prices, seen, "poisson");
+    const others = days.slice(0, 3);
+    expect(days[3]).toBeLessThan(Math.min(...others) / 2);
+    expect(Math.max(...others) - Math.min(...others)).toBeLessThan(1e-9);
   });
 });

@@ -38,10 +38,12 @@ const PRIOR_UNITS = 0.5;
  * the thousands, which says "unknown" (the per-price posteriors take over), not "rates up to e^1000".
  */
 const MAX_PARAMETER_SD = 1;
+/** How many noise standard deviations a price's own sales must stray from the model before they set its prior weight. */
+const OWN_Z = 2;
 /** Posterior draws behind each price's p10 / p90. */
 const QUANTILE_DRAWS = 48;
 
-interface PriceSales {
+export interface PriceSales {
   /** Days sold at the price (stock-outs left out) weighted by the fitted weekday volume, and the units sold. */
   exposure: number;
   units: number;
@@ -97,8 +99,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
       };
-      const priorDays = priorStrength(fitted, prices, byPrice);
-      const posterior = prices.map((p, i) => ratePosterior(fitted, byPrice[i], p, priorDays));
+      const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
+      const posterior = prices.map((p, i) => ratePosterior(fitted, byPrice[i], p, priorDays[i] ?? 0));
       const mean = choose(
         posterior.map((g) => g.shape / g.rate),
         false,
@@ -147,30 +149,69 @@ function salesByGridPrice(
 
 /**
  * How many days of sales the fitted model is worth as each price's prior (empirical Bayes): `PRIOR_DAYS` where the
- * prices tried sell as the model says, fewer the further their rates stray from it beyond Poisson noise, so on a
- * market outside the fitted family each price's own sales take over.
+ * prices tried sell as the model says, fewer the further their rates stray from it beyond the sales noise, so on a
+ * market outside the fitted family each price's own sales take over. The weight is set twice, over all the prices
+ * tried and from each price's own sales, and each price takes the smaller: a price that sells far from what the
+ * model says (a competitor's ceiling just above the prices held) drops the model at once, where the pooled spread
+ * would keep pulling it back for days.
  */
-function priorStrength(
+export function priorStrengths(
   fitted: FittedProduct,
   prices: readonly number[],
   byPrice: readonly PriceSales[],
-): number {
-  let excess = 0;
-  let weight = 0;
-  prices.forEach((p, i) => {
-    const s = byPrice[i];
-    if (s === undefined || s.exposure <= 0) return;
-    const model = fitted.baseRate * (p / fitted.referencePrice) ** -fitted.elasticity;
-    const expected = model * s.exposure;
-    if (!(expected > 0)) return;
-    excess += (s.units / expected - 1) ** 2 - 1 / expected;
-    weight++;
+  distribution: DemandDistribution,
+): number[] {
+  const spreads = prices.map((p, i) => excessSpread(fitted, p, byPrice[i], distribution));
+  const contradicts = prices.map((p, i) => surprise(fitted, p, byPrice[i], distribution) > OWN_Z * OWN_Z);
+  const tried = spreads.filter((x): x is number => x !== undefined);
+  const days = (spread: number, rate: number) =>
+    spread > 0 ? Math.min(PRIOR_DAYS, 1 / (spread * Math.max(rate, 1e-9))) : PRIOR_DAYS;
+  const pooled =
+    tried.length === 0 ? PRIOR_DAYS : days(tried.reduce((a, b) => a + b, 0) / tried.length, fitted.baseRate);
+  return prices.map((p, i) => {
+    const own = spreads[i];
+    return own === undefined || !(contradicts[i] ?? false)
+      ? pooled
+      : Math.min(pooled, days(own, modelRate(fitted, p)));
   });
-  if (weight === 0) return PRIOR_DAYS;
-  const spread = Math.max(0, excess / weight);
-  // A Gamma prior of k days at rate m has relative variance 1 / (k m): match it to the spread.
-  const m = Math.max(fitted.baseRate, 1e-9);
-  return spread > 0 ? Math.min(PRIOR_DAYS, 1 / (spread * m)) : PRIOR_DAYS;
+}
+
+/** z^2 of a price's units against the model's, in units of the sales noise; 0 for a price without sales days. */
+function surprise(
+  fitted: FittedProduct,
+  price: number,
+  seen: PriceSales | undefined,
+  distribution: DemandDistribution,
+): number {
+  if (seen === undefined || seen.exposure <= 0) return 0;
+  const rate = modelRate(fitted, price);
+  const expected = rate * seen.exposure;
+  if (!(expected > 0)) return 0;
+  const variance = expected * (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1);
+  return variance > 0 ? (seen.units - expected) ** 2 / variance : 0;
+}
+
+function modelRate(fitted: FittedProduct, price: number): number {
+  return fitted.baseRate * (price / fitted.referencePrice) ** -fitted.elasticity;
+}
+
+/**
+ * The squared relative gap between a price's sales and the model's beyond the sales noise (Poisson: 1 / expected;
+ * Bernoulli: (1 - p) / expected), at least 0; undefined for a price without sales days. A Gamma prior of k days at
+ * rate m has relative variance 1 / (k m), which the callers match to it.
+ */
+function excessSpread(
+  fitted: FittedProduct,
+  price: number,
+  seen: PriceSales | undefined,
+  distribution: DemandDistribution,
+): number | undefined {
+  if (seen === undefined || seen.exposure <= 0) return undefined;
+  const rate = modelRate(fitted, price);
+  const expected = rate * seen.exposure;
+  if (!(expected > 0)) return undefined;
+  const noise = (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1) / expected;
+  return Math.max(0, (seen.units / expected - 1) ** 2 - noise);
 }
 
 /** Gamma posterior of a price's rate at weekday volume 1 given the fit's mean rate there as the prior mean. */
@@ -195,13 +236,13 @@ function drawRates(
   fitted: FittedProduct,
   prices: readonly number[],
   byPrice: readonly PriceSales[],
-  priorDays: number,
+  priorDays: readonly number[],
 ): number[] {
   const sd = (x: number) => Math.min(MAX_PARAMETER_SD, Number.isFinite(x) ? x : MAX_PARAMETER_SD);
   const elasticity = Math.max(0, fitted.elasticity + sd(fitted.stdErrors.elasticity) * sampleNormal(rng));
   const shift = sd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
   return prices.map((p, i) => {
-    const g = ratePosterior(fitted, byPrice[i], p, priorDays, shift, elasticity);
+    const g = ratePosterior(fitted, byPrice[i], p, priorDays[i] ?? 0, shift, elasticity);
     return sampleGamma(rng, g.shape, g.rate);
   });
 }
