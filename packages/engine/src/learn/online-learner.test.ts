@@ -127,6 +127,15 @@ describe("onlineLearner through planPrices", () => {
   });
 });
 
+describe("onlineLearner's exploration budget", () => {
+  it("leaves the prices its sales have seen only where the model expects clearly more there", () => {
+    // Elasticity 1.2, cost 6: 23 would earn 0.7 % more than 22 if the model held above the prices seen.
+    const rows = history(240, [19, 20, 21, 22], 1.2);
+    const picks = Array.from({ length: 12 }, (_, k) => planWith(rows, "cautious", k + 1)[0]?.price ?? 0);
+    expect(Math.max(...picks)).toBeLessThanOrEqual(22);
+  });
+});
+
 describe("priorStrengths", () => {
   const fitted = fitDemand(history(240, [18, 19, 20, 21, 22], 1.2), [
     { productId: "sku", referencePrice: 20 },

@@ -8,7 +8,7 @@ import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import { type Exploration, explorationRange } from "./exploration-range.js";
-import { fluidChoice } from "./fluid-allocation.js";
+import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
 import { sampleGamma, sampleNormal } from "./posterior-draws.js";
 
 export interface OnlineLearnerInput {
@@ -38,6 +38,10 @@ const PRIOR_UNITS = 0.5;
  * the thousands, which says "unknown" (the per-price posteriors take over), not "rates up to e^1000".
  */
 const MAX_PARAMETER_SD = 1;
+/** Share of the best price's margin (posterior mean) the learner gives up at most on a day to learn inside the seen range. */
+const EXPLORE_COST = 0.03;
+/** How much more (posterior mean) a price outside the seen range must promise than the best inside before it is tried. */
+const LEAVE_GAIN = 0.02;
 /** How many noise standard deviations a price's own sales must stray from the model before they set its prior weight. */
 const OWN_Z = 2;
 /** Posterior draws behind each price's p10 / p90. */
@@ -94,18 +98,21 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
       const cap = (rate: number) => expectedDemand(distribution, rate);
-      const choose = (rates: readonly number[], draw: boolean): number => {
-        const c = fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock });
+      const plan = (rates: readonly number[]) =>
+        fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock });
+      const pick = (c: FluidChoice, draw: boolean): number => {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
       };
       const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
       const posterior = prices.map((p, i) => ratePosterior(fitted, byPrice[i], p, priorDays[i] ?? 0));
-      const mean = choose(
-        posterior.map((g) => g.shape / g.rate),
-        false,
-      );
-      const sampled = choose(drawRates(rng, fitted, prices, byPrice, priorDays), true);
+      const meanRates = posterior.map((g) => g.shape / g.rate);
+      const meanPlan = plan(meanRates);
+      const mean = pick(meanPlan, false);
+      const drawn = pick(plan(drawRates(rng, fitted, prices, byPrice, priorDays)), true);
+      // Today's margin of each price under the posterior mean, net of the mean plan's bid on the stock.
+      const worth = prices.map((p, i) => (p - unitCost - meanPlan.bid) * cap(meanRates[i] ?? 0));
+      const sampled = exploration === "free" || affordable(drawn, mean, worth, byPrice) ? drawn : mean;
       const price = prices[sampled] ?? state.product.base_price;
       const volume = volumes[0] ?? 1;
       const units = unitsQuantiles(rng, posterior[sampled], volume, stock, distribution);
@@ -115,6 +122,32 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       return { price, ...units, exploratory: sampled !== mean || outside };
     },
   };
+}
+
+/**
+ * Whether the learner (`off` or `cautious`; `free` trusts every draw) may charge the drawn price rather than the
+ * posterior mean's: a price inside the range the
+ * sales have seen when the mean gives up at most `EXPLORE_COST` of the best price's margin for it, a price outside
+ * it only when the mean expects it to earn `LEAVE_GAIN` more than the best price inside (the fitted family is
+ * least trustworthy where it has no sales, and a step into a ceiling or a kink costs far more than it can gain).
+ */
+function affordable(
+  drawn: number,
+  mean: number,
+  worth: readonly number[],
+  byPrice: readonly PriceSales[],
+): boolean {
+  if (drawn === mean) return true;
+  const seen = byPrice.flatMap((s, i) => (s.exposure > 0 ? [i] : []));
+  const lo = Math.min(...seen);
+  const hi = Math.max(...seen);
+  const value = worth[drawn] ?? 0;
+  if (seen.length > 0 && (drawn < lo || drawn > hi)) {
+    const inside = Math.max(...worth.slice(lo, hi + 1));
+    return value >= inside + LEAVE_GAIN * Math.abs(inside);
+  }
+  const best = worth[mean] ?? 0;
+  return value >= best - EXPLORE_COST * Math.abs(best);
 }
 
 /**
