@@ -86,7 +86,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const priceDays = new Map<number, number>();
       for (const r of history)
         priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
-      const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
+      const confirmed = (price: number) =>
+        surprise(fitted, price, salesAt(fitted, history, price), distribution) <= OWN_Z * OWN_Z;
+      const range = explorationRange(grid, exploration, priceDays, state.product.base_price, confirmed);
       const prices = grid.slice(range.lo, range.hi + 1);
       const byPrice = salesByGridPrice(fitted, prices, history);
       // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
@@ -148,6 +150,18 @@ function affordable(
   }
   const best = worth[mean] ?? 0;
   return value >= best - EXPLORE_COST * Math.abs(best);
+}
+
+/** The sales of the days charged exactly `price` (cents), sold-out days left out. */
+function salesAt(fitted: FittedProduct, history: readonly SalesRow[], price: number): PriceSales {
+  const out = { exposure: 0, units: 0 };
+  for (const r of history) {
+    if (roundCents(r.price) !== price) continue;
+    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
+    out.units += r.units_sold;
+    out.exposure += fitted.weekdayFactors[weekdayOf(r.date)] ?? 1;
+  }
+  return out;
 }
 
 /**
