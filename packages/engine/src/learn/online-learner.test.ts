@@ -6,7 +6,7 @@ import type { SalesRow } from "../market/generate-market.js";
 import { samplePoisson } from "../market/sampling.js";
 import { type ActivePolicy, planPrices } from "../plan/company-plan.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
-import { onlineLearner, priorStrengths } from "./online-learner.js";
+import { onlineLearner, priorStrengths, unitsInterval } from "./online-learner.js";
 
 const TODAY = "2026-03-02";
 const RULE: ActivePolicy = { source: "rule", modelId: null, policy: null };
@@ -163,5 +163,21 @@ describe("priorStrengths", () => {
     const others = days.slice(0, 3);
     expect(days[3]).toBeLessThan(Math.min(...others) / 2);
     expect(Math.max(...others) - Math.min(...others)).toBeLessThan(1e-9);
+  });
+});
+
+describe("unitsInterval", () => {
+  it("leaves out a lump that only just reaches the 10th percentile, keeps one well inside the 90th", () => {
+    // Plain quantiles: [0, 2], covering all but 10 %; the lump at 0 is the 10 % tail itself.
+    expect(unitsInterval([0.1, 0.4, 0.4, 0.1])).toEqual({ expectedUnits: 1.5, unitsP10: 1, unitsP90: 2 });
+  });
+
+  it("gives the plain quantiles where no lump straddles them", () => {
+    expect(unitsInterval([0.05, 0.05, 0.8, 0.05, 0.05])).toEqual({
+      expectedUnits: 2,
+      unitsP10: 2,
+      unitsP90: 2,
+    });
+    expect(unitsInterval([0.02, 0.2, 0.56, 0.2, 0.02])).toMatchObject({ unitsP10: 1, unitsP90: 3 });
   });
 });

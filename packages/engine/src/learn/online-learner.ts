@@ -313,13 +313,24 @@ function unitsQuantiles(
       mass[units] = (mass[units] ?? 0) + p / QUANTILE_DRAWS;
     });
   }
+  return unitsInterval(mass);
+}
+
+/**
+ * The mean and the [p10, p90] of a units distribution (`mass[units]`). Whole units put a lump of mass on each end
+ * of the interval, so plain quantiles cover well over 80 % of days: p10 is the first count whose cdf less a quarter
+ * (`QUANTILE_END_SHARE`) of its own mass reaches 0.1, p90 the last whose cdf below it plus a quarter of its own
+ * mass stays within 0.9 (with a half, the mid-distribution quantile, under 75 % on the misspecified markets).
+ */
+export function unitsInterval(mass: readonly number[]): {
+  expectedUnits: number;
+  unitsP10: number;
+  unitsP90: number;
+} {
   let expected = 0;
   let cdf = 0;
   let p10 = -1;
   let p90 = -1;
-  // Whole units put a lump of mass on each end of [p10, p90], so plain quantiles cover well over 80 % of days:
-  // each end counts only a share (`QUANTILE_END_SHARE`) of its own mass inside (a half is the mid-distribution
-  // quantile, which covered under 75 % on the misspecified markets).
   mass.forEach((p, units) => {
     expected += units * p;
     const below = cdf;
