@@ -7,7 +7,7 @@ import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
-import { type Exploration, explorationRange } from "./exploration-range.js";
+import { CONFIRM_DAYS, type Exploration, explorationRange } from "./exploration-range.js";
 import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
 import { sampleGamma, sampleNormal } from "./posterior-draws.js";
 
@@ -150,6 +150,8 @@ function affordable(
     const inside = Math.max(...worth.slice(lo, hi + 1));
     return value >= inside + LEAVE_GAIN * Math.abs(inside);
   }
+  // A price with under `CONFIRM_DAYS` of sales is still being tried: one unlucky day must not shut it for good.
+  if ((byPrice[drawn]?.exposure ?? 0) < CONFIRM_DAYS) return true;
   const best = worth[mean] ?? 0;
   return value >= best - EXPLORE_COST * Math.abs(best);
 }
