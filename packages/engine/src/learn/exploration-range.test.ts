@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explorationRange, SEEN_DAYS } from "./exploration-range.js";
+import { CONFIRM_DAYS, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 
 const grid = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26];
 
@@ -30,6 +30,15 @@ describe("explorationRange", () => {
       [22, SEEN_DAYS],
     ]);
     expect(explorationRange(grid, "cautious", after, 20)).toEqual({ lo: 3, hi: 7 });
+  });
+
+  it("cautious widens sooner where the new price's sales confirm the model", () => {
+    const days = new Map([
+      [20, 100],
+      [22, CONFIRM_DAYS],
+    ]);
+    expect(explorationRange(grid, "cautious", days, 20, (p) => p === 22)).toEqual({ lo: 3, hi: 7 });
+    expect(explorationRange(grid, "cautious", days, 20, (p) => p !== 22)).toEqual({ lo: 3, hi: 6 });
   });
 
   it("steps a whole grid price even on a coarse grid", () => {

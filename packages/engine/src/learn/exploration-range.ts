@@ -1,31 +1,38 @@
 /**
  * How far the online learner may price outside what the history has seen: `off` stays inside the observed price
- * range, `cautious` may go one grid price beyond the range of prices held for a week, so the range widens by at
- * most one grid step per side and week, as sales at the new prices arrive (a 10 % step measured worse on the
- * misspecified markets of `bench:closed-loop`); `free` prices anywhere on the grid.
+ * range, `cautious` may go one grid price beyond the range of prices held for a week, or for `CONFIRM_DAYS` where
+ * their sales confirm the model, so the range widens by one grid step per side and week, faster while the new
+ * prices sell as the model said (a 10 % step measured worse on the misspecified markets of `bench:closed-loop`);
+ * `free` prices anywhere on the grid.
  */
 export type Exploration = "off" | "cautious" | "free";
 
 /** Days of sales at a price before `cautious` counts it as held and allows the next step beyond it. */
 export const SEEN_DAYS = 7;
 
+/** Days of sales at a price before `cautious` counts it as held where they confirm the model. */
+export const CONFIRM_DAYS = 2;
+
 /** Days the product sold at each price (cents-exact), the input of the exploration range. */
 export type PriceDays = ReadonlyMap<number, number>;
 
 /**
  * The inclusive index range of `grid` (ascending) the learner may choose from. With no history the observed range
- * is `basePrice` alone.
+ * is `basePrice` alone. `confirmed` says whether a price's sales agree with the demand model.
  */
 export function explorationRange(
   grid: readonly number[],
   exploration: Exploration,
   priceDays: PriceDays,
   basePrice: number,
+  confirmed: (price: number) => boolean = () => false,
 ): { readonly lo: number; readonly hi: number } {
   const last = grid.length - 1;
   if (exploration === "free" || last < 0) return { lo: 0, hi: Math.max(0, last) };
   const observed = priceDays.size > 0 ? [...priceDays.keys()] : [basePrice];
-  const seen = [...priceDays].filter(([, days]) => days >= SEEN_DAYS).map(([price]) => price);
+  const seen = [...priceDays]
+    .filter(([price, days]) => days >= SEEN_DAYS || (days >= CONFIRM_DAYS && confirmed(price)))
+    .map(([price]) => price);
   const inside = span(grid, Math.min(...observed), Math.max(...observed));
   if (exploration === "off") return inside;
   const low = seen.length > 0 ? Math.min(...seen) : Math.min(...observed);

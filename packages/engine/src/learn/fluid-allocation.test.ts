@@ -14,7 +14,7 @@ describe("fluidChoice", () => {
       volumes: [1, 1, 1],
       stock: Number.POSITIVE_INFINITY,
     });
-    expect(c).toEqual({ index: 0, lowerBidIndex: 0, lowerBidWeight: 0 });
+    expect(c).toEqual({ index: 0, lowerBidIndex: 0, lowerBidWeight: 0, bid: 0 });
   });
 
   it("with stock for a quarter of the days mixes 39.90 and 44.90 as the LP does (3 : 1)", () => {
@@ -22,6 +22,8 @@ describe("fluidChoice", () => {
     expect(prices[c.index]).toBe(44.9);
     expect(prices[c.lowerBidIndex]).toBe(39.9);
     expect(c.lowerBidWeight).toBeCloseTo(0.75, 6);
+    // The bid at which 39.90 and 44.90 earn the same: (39.9 - b) 0.3 = (44.9 - b) 0.1.
+    expect(c.bid).toBeCloseTo(37.4, 6);
   });
 
   it("ignores the stock while the unconstrained plan sells less than it", () => {

@@ -20,6 +20,8 @@ export interface FluidChoice {
   readonly index: number;
   readonly lowerBidIndex: number;
   readonly lowerBidWeight: number;
+  /** The binding bid price on the stock (0 where the stock does not bind), currency units per unit. */
+  readonly bid: number;
 }
 
 const BISECTIONS = 40;
@@ -48,11 +50,12 @@ function salesAt(input: FluidInput, bid: number, volumes: ReadonlyMap<number, nu
 export function fluidChoice(input: FluidInput): FluidChoice {
   const today = input.volumes[0] ?? 1;
   const unbound = bestAt(input, 0, today);
-  if (!Number.isFinite(input.stock)) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0 };
+  if (!Number.isFinite(input.stock))
+    return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   const volumes = new Map<number, number>();
   for (const v of input.volumes) volumes.set(v, (volumes.get(v) ?? 0) + 1);
   const free = salesAt(input, 0, volumes);
-  if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0 };
+  if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
   for (let k = 0; k < BISECTIONS; k++) {
@@ -63,5 +66,10 @@ export function fluidChoice(input: FluidInput): FluidChoice {
   const sHi = salesAt(input, hi, volumes);
   const sLo = salesAt(input, lo, volumes);
   const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
-  return { index: bestAt(input, hi, today), lowerBidIndex: bestAt(input, lo, today), lowerBidWeight: weight };
+  return {
+    index: bestAt(input, hi, today),
+    lowerBidIndex: bestAt(input, lo, today),
+    lowerBidWeight: weight,
+    bid: hi,
+  };
 }

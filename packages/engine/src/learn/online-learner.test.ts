@@ -1,11 +1,12 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
+import { fitDemand } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { samplePoisson } from "../market/sampling.js";
 import { type ActivePolicy, planPrices } from "../plan/company-plan.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
-import { onlineLearner } from "./online-learner.js";
+import { onlineLearner, priorStrengths, unitsInterval } from "./online-learner.js";
 
 const TODAY = "2026-03-02";
 const RULE: ActivePolicy = { source: "rule", modelId: null, policy: null };
@@ -38,7 +39,12 @@ function history(days: number, prices: readonly number[], elasticity: number): S
   return rows;
 }
 
-function planWith(rows: readonly SalesRow[], exploration: "off" | "cautious" | "free", seed = 1) {
+function planWith(
+  rows: readonly SalesRow[],
+  exploration: "off" | "cautious" | "free",
+  seed = 1,
+  catalogue: CatalogProduct = product,
+) {
   const learner = onlineLearner({
     history: rows,
     products: [{ productId: "sku", referencePrice: 20 }],
@@ -46,7 +52,7 @@ function planWith(rows: readonly SalesRow[], exploration: "off" | "cautious" | "
     seed,
     grids: new Map([["sku", GRID]]),
   });
-  const state = productState(product, rows, TODAY, { horizonDays: 28 });
+  const state = productState(catalogue, rows, TODAY, { horizonDays: 28 });
   return planPrices({
     today: TODAY,
     startDate: TODAY,
@@ -110,5 +116,68 @@ describe("onlineLearner through planPrices", () => {
     const picks = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => planWith(rows, "off", seed)[0]?.price ?? 0);
     // 20 and 21 earn about the same on these draws; 22 sells a tenth.
     expect(picks.every((p) => p === 20 || p === 21)).toBe(true);
+  });
+
+  it("paces the stock over the whole season, also beyond the plan's one-year horizon", () => {
+    // 5000 units: 5 a day over 1000 days sells out only at the top of the grid; over one year, 14 a day near 17.
+    const rows = history(240, GRID, 2);
+    const long = { ...product, stock: 5000, season_end: addDays(TODAY, 999) };
+    const picks = [1, 2, 3, 4, 5].map((seed) => planWith(rows, "free", seed, long)[0]?.price ?? 0);
+    expect(Math.min(...picks)).toBeGreaterThanOrEqual(23);
+  });
+});
+
+describe("onlineLearner's exploration budget", () => {
+  it("leaves the prices its sales have seen only where the model expects clearly more there", () => {
+    // Elasticity 1.2, cost 6: 23 would earn 0.7 % more than 22 if the model held above the prices seen.
+    const rows = history(240, [19, 20, 21, 22], 1.2);
+    const picks = Array.from({ length: 12 }, (_, k) => planWith(rows, "cautious", k + 1)[0]?.price ?? 0);
+    expect(Math.max(...picks)).toBeLessThanOrEqual(22);
+  });
+});
+
+describe("priorStrengths", () => {
+  const fitted = fitDemand(history(240, [18, 19, 20, 21, 22], 1.2), [
+    { productId: "sku", referencePrice: 20 },
+  ]).products.get("sku");
+  const prices = [20, 21, 22, 23];
+  const rate = (p: number) => 10 * (p / 20) ** -1.2;
+  const asModel = (p: number, days: number) => ({ exposure: days, units: Math.round(rate(p) * days) });
+
+  it("keeps the model's full weight where the prices sell as it says", () => {
+    if (fitted === undefined) throw new Error("no fit");
+    const days = priorStrengths(
+      fitted,
+      prices,
+      prices.map((p) => asModel(p, 30)),
+      "poisson",
+    );
+    expect(new Set(days).size).toBe(1);
+  });
+
+  it("drops it at a price whose own sales contradict it, the others keeping theirs", () => {
+    if (fitted === undefined) throw new Error("no fit");
+    // Two days at 23 sold 3 units where the model expects 17: a ceiling the fitted family cannot describe.
+    const seen = [asModel(20, 30), asModel(21, 30), asModel(22, 30), { exposure: 2, units: 3 }];
+    const days = priorStrengths(fitted, prices, seen, "poisson");
+    const others = days.slice(0, 3);
+    expect(days[3]).toBeLessThan(Math.min(...others) / 2);
+    expect(Math.max(...others) - Math.min(...others)).toBeLessThan(1e-9);
+  });
+});
+
+describe("unitsInterval", () => {
+  it("leaves out a lump that only just reaches the 10th percentile, keeps one well inside the 90th", () => {
+    // Plain quantiles: [0, 2], covering all but 10 %; the lump at 0 is the 10 % tail itself.
+    expect(unitsInterval([0.1, 0.4, 0.4, 0.1])).toEqual({ expectedUnits: 1.5, unitsP10: 1, unitsP90: 2 });
+  });
+
+  it("gives the plain quantiles where no lump straddles them", () => {
+    expect(unitsInterval([0.05, 0.05, 0.8, 0.05, 0.05])).toEqual({
+      expectedUnits: 2,
+      unitsP10: 2,
+      unitsP90: 2,
+    });
+    expect(unitsInterval([0.02, 0.2, 0.56, 0.2, 0.02])).toMatchObject({ unitsP10: 1, unitsP90: 3 });
   });
 });

@@ -1,14 +1,14 @@
 import seedrandom from "seedrandom";
-import { addDays, weekdayOf } from "../base/calendar.js";
+import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
 import { type DemandDistribution, demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
-import type { ProductState } from "../plan/product-state.js";
-import { type Exploration, explorationRange } from "./exploration-range.js";
-import { fluidChoice } from "./fluid-allocation.js";
+import { type ProductState, seasonLastDay } from "../plan/product-state.js";
+import { CONFIRM_DAYS, type Exploration, explorationRange } from "./exploration-range.js";
+import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
 import { sampleGamma, sampleNormal } from "./posterior-draws.js";
 
 export interface OnlineLearnerInput {
@@ -38,10 +38,18 @@ const PRIOR_UNITS = 0.5;
  * the thousands, which says "unknown" (the per-price posteriors take over), not "rates up to e^1000".
  */
 const MAX_PARAMETER_SD = 1;
+/** Share of the best price's margin (posterior mean) the learner gives up at most on a day to learn inside the seen range. */
+const EXPLORE_COST = 0.03;
+/** How much more (posterior mean) a price outside the seen range must promise than the best inside before it is tried. */
+const LEAVE_GAIN = 0.02;
+/** How many noise standard deviations a price's own sales must stray from the model before they set its prior weight. */
+const OWN_Z = 2;
+/** Share of the mass at p10 and at p90 counted outside the interval (0: plain quantiles). */
+const QUANTILE_END_SHARE = 0.25;
 /** Posterior draws behind each price's p10 / p90. */
 const QUANTILE_DRAWS = 48;
 
-interface PriceSales {
+export interface PriceSales {
   /** Days sold at the price (stock-outs left out) weighted by the fitted weekday volume, and the units sold. */
   exposure: number;
   units: number;
@@ -80,28 +88,35 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const priceDays = new Map<number, number>();
       for (const r of history)
         priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
-      const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
+      const confirmed = (price: number) =>
+        surprise(fitted, price, salesAt(fitted, history, price), distribution) <= OWN_Z * OWN_Z;
+      const range = explorationRange(grid, exploration, priceDays, state.product.base_price, confirmed);
       const prices = grid.slice(range.lo, range.hi + 1);
       const byPrice = salesByGridPrice(fitted, prices, history);
+      // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
+      const daysLeft = daysBetween(date, seasonLastDay(state, addDays(date, -day))) + 1;
       const volumes = Array.from(
-        { length: Math.max(1, state.setup.horizon - day) },
+        { length: Math.max(1, daysLeft) },
         (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
       );
       const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
       const cap = (rate: number) => expectedDemand(distribution, rate);
-      const choose = (rates: readonly number[], draw: boolean): number => {
-        const c = fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock });
+      const plan = (rates: readonly number[]) =>
+        fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock });
+      const pick = (c: FluidChoice, draw: boolean): number => {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
       };
-      const priorDays = priorStrength(fitted, prices, byPrice);
-      const posterior = prices.map((p, i) => ratePosterior(fitted, byPrice[i], p, priorDays));
-      const mean = choose(
-        posterior.map((g) => g.shape / g.rate),
-        false,
-      );
-      const sampled = choose(drawRates(rng, fitted, prices, byPrice, priorDays), true);
+      const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
+      const posterior = prices.map((p, i) => ratePosterior(fitted, byPrice[i], p, priorDays[i] ?? 0));
+      const meanRates = posterior.map((g) => g.shape / g.rate);
+      const meanPlan = plan(meanRates);
+      const mean = pick(meanPlan, false);
+      const drawn = pick(plan(drawRates(rng, fitted, prices, byPrice, priorDays)), true);
+      // Today's margin of each price under the posterior mean, net of the mean plan's bid on the stock.
+      const worth = prices.map((p, i) => (p - unitCost - meanPlan.bid) * cap(meanRates[i] ?? 0));
+      const sampled = exploration === "free" || affordable(drawn, mean, worth, byPrice) ? drawn : mean;
       const price = prices[sampled] ?? state.product.base_price;
       const volume = volumes[0] ?? 1;
       const units = unitsQuantiles(rng, posterior[sampled], volume, stock, distribution);
@@ -111,6 +126,46 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       return { price, ...units, exploratory: sampled !== mean || outside };
     },
   };
+}
+
+/**
+ * Whether the learner (`off` or `cautious`; `free` trusts every draw) may charge the drawn price rather than the
+ * posterior mean's: a price inside the range the
+ * sales have seen when the mean gives up at most `EXPLORE_COST` of the best price's margin for it, a price outside
+ * it only when the mean expects it to earn `LEAVE_GAIN` more than the best price inside (the fitted family is
+ * least trustworthy where it has no sales, and a step into a ceiling or a kink costs far more than it can gain).
+ */
+function affordable(
+  drawn: number,
+  mean: number,
+  worth: readonly number[],
+  byPrice: readonly PriceSales[],
+): boolean {
+  if (drawn === mean) return true;
+  const seen = byPrice.flatMap((s, i) => (s.exposure > 0 ? [i] : []));
+  const lo = Math.min(...seen);
+  const hi = Math.max(...seen);
+  const value = worth[drawn] ?? 0;
+  if (seen.length > 0 && (drawn < lo || drawn > hi)) {
+    const inside = Math.max(...worth.slice(lo, hi + 1));
+    return value >= inside + LEAVE_GAIN * Math.abs(inside);
+  }
+  // A price with under `CONFIRM_DAYS` of sales is still being tried: one unlucky day must not shut it for good.
+  if ((byPrice[drawn]?.exposure ?? 0) < CONFIRM_DAYS) return true;
+  const best = worth[mean] ?? 0;
+  return value >= best - EXPLORE_COST * Math.abs(best);
+}
+
+/** The sales of the days charged exactly `price` (cents), sold-out days left out. */
+function salesAt(fitted: FittedProduct, history: readonly SalesRow[], price: number): PriceSales {
+  const out = { exposure: 0, units: 0 };
+  for (const r of history) {
+    if (roundCents(r.price) !== price) continue;
+    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
+    out.units += r.units_sold;
+    out.exposure += fitted.weekdayFactors[weekdayOf(r.date)] ?? 1;
+  }
+  return out;
 }
 
 /**
@@ -145,30 +200,69 @@ function salesByGridPrice(
 
 /**
  * How many days of sales the fitted model is worth as each price's prior (empirical Bayes): `PRIOR_DAYS` where the
- * prices tried sell as the model says, fewer the further their rates stray from it beyond Poisson noise, so on a
- * market outside the fitted family each price's own sales take over.
+ * prices tried sell as the model says, fewer the further their rates stray from it beyond the sales noise, so on a
+ * market outside the fitted family each price's own sales take over. The weight is set twice, over all the prices
+ * tried and from each price's own sales, and each price takes the smaller: a price that sells far from what the
+ * model says (a competitor's ceiling just above the prices held) drops the model at once, where the pooled spread
+ * would keep pulling it back for days.
  */
-function priorStrength(
+export function priorStrengths(
   fitted: FittedProduct,
   prices: readonly number[],
   byPrice: readonly PriceSales[],
-): number {
-  let excess = 0;
-  let weight = 0;
-  prices.forEach((p, i) => {
-    const s = byPrice[i];
-    if (s === undefined || s.exposure <= 0) return;
-    const model = fitted.baseRate * (p / fitted.referencePrice) ** -fitted.elasticity;
-    const expected = model * s.exposure;
-    if (!(expected > 0)) return;
-    excess += (s.units / expected - 1) ** 2 - 1 / expected;
-    weight++;
+  distribution: DemandDistribution,
+): number[] {
+  const spreads = prices.map((p, i) => excessSpread(fitted, p, byPrice[i], distribution));
+  const contradicts = prices.map((p, i) => surprise(fitted, p, byPrice[i], distribution) > OWN_Z * OWN_Z);
+  const tried = spreads.filter((x): x is number => x !== undefined);
+  const days = (spread: number, rate: number) =>
+    spread > 0 ? Math.min(PRIOR_DAYS, 1 / (spread * Math.max(rate, 1e-9))) : PRIOR_DAYS;
+  const pooled =
+    tried.length === 0 ? PRIOR_DAYS : days(tried.reduce((a, b) => a + b, 0) / tried.length, fitted.baseRate);
+  return prices.map((p, i) => {
+    const own = spreads[i];
+    return own === undefined || !(contradicts[i] ?? false)
+      ? pooled
+      : Math.min(pooled, days(own, modelRate(fitted, p)));
   });
-  if (weight === 0) return PRIOR_DAYS;
-  const spread = Math.max(0, excess / weight);
-  // A Gamma prior of k days at rate m has relative variance 1 / (k m): match it to the spread.
-  const m = Math.max(fitted.baseRate, 1e-9);
-  return spread > 0 ? Math.min(PRIOR_DAYS, 1 / (spread * m)) : PRIOR_DAYS;
+}
+
+/** z^2 of a price's units against the model's, in units of the sales noise; 0 for a price without sales days. */
+function surprise(
+  fitted: FittedProduct,
+  price: number,
+  seen: PriceSales | undefined,
+  distribution: DemandDistribution,
+): number {
+  if (seen === undefined || seen.exposure <= 0) return 0;
+  const rate = modelRate(fitted, price);
+  const expected = rate * seen.exposure;
+  if (!(expected > 0)) return 0;
+  const variance = expected * (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1);
+  return variance > 0 ? (seen.units - expected) ** 2 / variance : 0;
+}
+
+function modelRate(fitted: FittedProduct, price: number): number {
+  return fitted.baseRate * (price / fitted.referencePrice) ** -fitted.elasticity;
+}
+
+/**
+ * The squared relative gap between a price's sales and the model's beyond the sales noise (Poisson: 1 / expected;
+ * Bernoulli: (1 - p) / expected), at least 0; undefined for a price without sales days. A Gamma prior of k days at
+ * rate m has relative variance 1 / (k m), which the callers match to it.
+ */
+function excessSpread(
+  fitted: FittedProduct,
+  price: number,
+  seen: PriceSales | undefined,
+  distribution: DemandDistribution,
+): number | undefined {
+  if (seen === undefined || seen.exposure <= 0) return undefined;
+  const rate = modelRate(fitted, price);
+  const expected = rate * seen.exposure;
+  if (!(expected > 0)) return undefined;
+  const noise = (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1) / expected;
+  return Math.max(0, (seen.units / expected - 1) ** 2 - noise);
 }
 
 /** Gamma posterior of a price's rate at weekday volume 1 given the fit's mean rate there as the prior mean. */
@@ -193,13 +287,13 @@ function drawRates(
   fitted: FittedProduct,
   prices: readonly number[],
   byPrice: readonly PriceSales[],
-  priorDays: number,
+  priorDays: readonly number[],
 ): number[] {
   const sd = (x: number) => Math.min(MAX_PARAMETER_SD, Number.isFinite(x) ? x : MAX_PARAMETER_SD);
   const elasticity = Math.max(0, fitted.elasticity + sd(fitted.stdErrors.elasticity) * sampleNormal(rng));
   const shift = sd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
   return prices.map((p, i) => {
-    const g = ratePosterior(fitted, byPrice[i], p, priorDays, shift, elasticity);
+    const g = ratePosterior(fitted, byPrice[i], p, priorDays[i] ?? 0, shift, elasticity);
     return sampleGamma(rng, g.shape, g.rate);
   });
 }
@@ -221,20 +315,35 @@ function unitsQuantiles(
       mass[units] = (mass[units] ?? 0) + p / QUANTILE_DRAWS;
     });
   }
+  return unitsInterval(mass);
+}
+
+/**
+ * The mean and the [p10, p90] of a units distribution (`mass[units]`). Whole units put a lump of mass on each end
+ * of the interval, so plain quantiles cover well over 80 % of days: p10 is the first count whose cdf less a quarter
+ * (`QUANTILE_END_SHARE`) of its own mass reaches 0.1, p90 the last whose cdf below it plus a quarter of its own
+ * mass stays within 0.9 (with a half, the mid-distribution quantile, under 75 % on the misspecified markets).
+ */
+export function unitsInterval(mass: readonly number[]): {
+  expectedUnits: number;
+  unitsP10: number;
+  unitsP90: number;
+} {
   let expected = 0;
   let cdf = 0;
   let p10 = -1;
   let p90 = -1;
   mass.forEach((p, units) => {
     expected += units * p;
+    const below = cdf;
     cdf += p;
-    if (p10 < 0 && cdf >= 0.1) p10 = units;
-    if (p90 < 0 && cdf >= 0.9) p90 = units;
+    if (p10 < 0 && cdf - QUANTILE_END_SHARE * p >= 0.1) p10 = units;
+    if (below + QUANTILE_END_SHARE * p <= 0.9 || p90 < 0) p90 = units;
   });
   const top = mass.length - 1;
   return {
     expectedUnits: Math.round(expected * 10_000) / 10_000,
     unitsP10: Math.max(0, p10 < 0 ? top : p10),
-    unitsP90: Math.max(0, p90 < 0 ? top : p90),
+    unitsP90: Math.max(0, p10, p90 < 0 ? top : p90),
   };
 }
