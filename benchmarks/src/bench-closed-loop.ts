@@ -26,13 +26,8 @@ import {
   toLoopJson,
 } from "./closed-loop-report.js";
 import { playSeason } from "./closed-loop-sim.js";
-import {
-  ferreiraSuite,
-  type LoopScenario,
-  loadScenarioFile,
-  misspecifiedSuite,
-  narrowSuite,
-} from "./closed-loop-suites.js";
+import { ferreiraSuite, type LoopScenario, misspecifiedSuite, narrowSuite } from "./closed-loop-suites.js";
+import { loadScenarioFile } from "./scenario-file.js";
 
 function suiteOf(name: string, quick: boolean): { scenarios: LoopScenario[]; seeds: number } {
   if (name === "ferreira") return { scenarios: ferreiraSuite([100, 500, 1000]), seeds: 200 };

@@ -7,27 +7,15 @@
  *
  * `--only` keeps the scenarios (built-in or from files) with these names.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { builtinScenarios, type ScenarioInput, ScenarioSchema } from "@pricing/engine";
+import { builtinScenarios } from "@pricing/engine";
 import { baselineRunners } from "./baseline-runners.js";
 import { runScenario, type ScenarioResult } from "./policy-bench.js";
 import { dumpPolicies, fmt, renderTable, toJson } from "./policy-report.js";
 import type { PolicyRunner } from "./policy-runner.js";
 import { rlRunners } from "./rl-runners.js";
-
-function loadScenarioFile(file: string): ScenarioInput[] {
-  const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  return list.map((s, i) => {
-    const result = ScenarioSchema.safeParse(s);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new Error(`${file}[${i}]: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
-    }
-    return result.data;
-  });
-}
+import { loadScenarioFile } from "./scenario-file.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -1,23 +1,10 @@
-import { readFileSync } from "node:fs";
-import { builtinScenarios, type ScenarioInput, ScenarioSchema } from "@pricing/engine";
+import { builtinScenarios, type ScenarioInput } from "@pricing/engine";
+import { loadScenarioFile } from "./scenario-file.js";
 
 /** A scenario of the closed loop: the market and whether the season starts from its history or from nothing. */
 export interface LoopScenario {
   readonly scenario: ScenarioInput;
   readonly fromHistory: boolean;
-}
-
-export function loadScenarioFile(file: string): ScenarioInput[] {
-  const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  return list.map((s, i) => {
-    const result = ScenarioSchema.safeParse(s);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new Error(`${file}[${i}]: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
-    }
-    return result.data;
-  });
 }
 
 /** Markets whose true demand is outside the fitted family, seen through history within +-10 % of the base price. */
