@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { addDays, generateMarket, type Market, type ScenarioInput } from "@pricing/engine";
 import type { ServerContext } from "../context.js";
 import { importCompanyData } from "../import/data-import.js";
+import { PRODUCT_COLUMNS } from "../import/products-csv.js";
+import { SALES_COLUMNS } from "../import/sales-csv.js";
 
 export interface SeededCompany {
   companyId: string;
@@ -27,18 +29,7 @@ export function marketCsv(market: Market, currency: string): { products: string;
   const start = market.scenario.start_date;
   const seasonEnd = addDays(start, market.scenario.horizon - 1);
   const products = csv(
-    [
-      "product_id",
-      "name",
-      "currency",
-      "base_price",
-      "unit_cost",
-      "min_price",
-      "max_price",
-      "max_daily_change",
-      "stock",
-      "season_end",
-    ],
+    [...PRODUCT_COLUMNS.required, ...PRODUCT_COLUMNS.optional],
     market.products.map((p) => [
       p.productId,
       `Product ${p.productId}`,
@@ -53,7 +44,7 @@ export function marketCsv(market: Market, currency: string): { products: string;
     ]),
   );
   const sales = csv(
-    ["date", "product_id", "price", "units_sold", "stock_on_hand"],
+    [...SALES_COLUMNS.required, ...SALES_COLUMNS.optional],
     market.history.map((r) => [r.date, r.product_id, r.price, r.units_sold, r.stock_on_hand]),
   );
   return { products, sales };
