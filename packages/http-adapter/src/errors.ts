@@ -207,5 +207,10 @@ export const DATA_ROUTE_ERROR_CODES: readonly ErrorCode[] = [
   "token_expired",
   "company_not_found",
 ];
+/** Codes of every POST under /v2/, which all take an Idempotency-Key. */
+export const IDEMPOTENT_ERROR_CODES: readonly ErrorCode[] = [
+  "idempotency_key_in_progress",
+  "idempotency_key_reused",
+];
 /** Codes of every route that takes a JSON body. */
 export const BODY_ERROR_CODES: readonly ErrorCode[] = ["payload_too_large", "unsupported_media_type"];
