@@ -33,11 +33,15 @@ export function registerModelCommand(program: Command, cli: CliRuntime): void {
       "Show which artifact backs inference for a company (approved, latest or rule); `model history` and " +
         "`model rollback` list and undo approvals",
     )
-    .requiredOption("--company <company_id>", "company")
-    .action(async (opts: { company: string }, cmd: Command) => {
+    // Not a required option: commander would then demand it of the subcommands too.
+    .option("--company <company_id>", "company (required)")
+    .action(async (opts: { company?: string }, cmd: Command) => {
+      const company = opts.company;
+      if (company === undefined)
+        return cmd.error("error: required option '--company <company_id>' not specified");
       const { modelReport } = await import("../../services/model-report.js");
       await cli.withContext(cmd, async (ctx) => {
-        const report = await modelReport(ctx, { company_id: opts.company });
+        const report = await modelReport(ctx, { company_id: company });
         cli.print(cmd, report, modelReportLines(report));
       });
     });
