@@ -8,7 +8,9 @@ export type OperationName =
   | "computeRecommendations"
   | "trainModel"
   | "promoteModel"
-  | "getModel";
+  | "getModel"
+  | "getModelHistory"
+  | "rollbackModel";
 
 /**
  * Default deadline of each operation, in milliseconds. Train and compute are synchronous and expensive on the
@@ -22,6 +24,8 @@ export const DEFAULT_TIMEOUTS_MS: Readonly<Record<OperationName, number>> = {
   trainModel: 360_000,
   promoteModel: 30_000,
   getModel: 30_000,
+  getModelHistory: 30_000,
+  rollbackModel: 30_000,
 };
 
 export interface Deadline {

@@ -142,6 +142,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/model/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trained artifacts and model slot changes
+         * @description Stored artifacts (newest version first) with when each was last approved, and the slot changes (trained, promoted, rolled_back; newest first). limit and offset page both lists. An artifact with approved_from set is a rollback target for POST /v2/model/rollback.
+         */
+        get: operations["getModelHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/model/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve again an artifact approved before
+         * @description model_id must have been approved before (GET /v2/model/history: approved_from set) and its artifact must still load and verify, else 422 rollback_target_invalid. expected_approved_model_id must equal the current approved artifact (null: none approved), else 409 approved_model_stale and nothing changes. Rolling back to the artifact approved now changes nothing. Answers with the model report.
+         */
+        post: operations["rollbackModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -174,7 +214,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -328,6 +368,101 @@ export interface components {
             } & {
                 [key: string]: number;
             };
+        };
+        HistoryArtifact: {
+            /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+            model_id: string;
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            trained_at: string;
+            /** @description Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort. */
+            metrics: {
+                /** @description Exact expected margin (currency) of the policy over the horizon, under the fitted demand model. */
+                policyMargin?: number;
+                /** @description Exact expected margin of the rule under the same model, over the products the rule prices. */
+                ruleMargin?: number;
+                /** @description 100 * (policyMargin / ruleMargin - 1). */
+                upliftPct?: number;
+                /** @description The policy network's own estimate of policyMargin (its value of the first day's states); far from policyMargin means the network's values are off even where its prices are good. */
+                networkEstimatedMargin?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
+                 */
+                estimatedMargin?: number;
+            } & {
+                [key: string]: number;
+            };
+            /** @description When the artifact last became approved; null when it never was (as far as the history tells). */
+            approved_from: string | null;
+            /** @description When another artifact last replaced it as approved; null while it is approved, or never was. */
+            approved_until: string | null;
+        };
+        ModelEvent: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            at: string;
+            /** @enum {string} */
+            kind: "trained" | "promoted" | "rolled_back";
+            /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+            model_id: string;
+            /** @description Who acted: the partner id for API calls, "operator" for the CLI; null for events recorded before this was kept. A train with auto_approve gives a trained and a promoted event at the same time. */
+            by: string | null;
+        };
+        /**
+         * @example {
+         *       "company_id": "acme-eu",
+         *       "total_artifacts": 1,
+         *       "total_events": 2,
+         *       "artifacts": [
+         *         {
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *           "version": 1,
+         *           "trained_at": "2026-11-22T10:15:42.000Z",
+         *           "metrics": {
+         *             "policyMargin": 51258.51,
+         *             "ruleMargin": 49875.62,
+         *             "upliftPct": 2.77
+         *           },
+         *           "approved_from": "2026-11-22T10:20:00.000Z",
+         *           "approved_until": null
+         *         }
+         *       ],
+         *       "events": [
+         *         {
+         *           "at": "2026-11-22T10:20:00.000Z",
+         *           "kind": "promoted",
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *           "by": "ptr_01JD2W0KQ3M4N5P6R7S8T9V0W1"
+         *         },
+         *         {
+         *           "at": "2026-11-22T10:15:42.000Z",
+         *           "kind": "trained",
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *           "by": "ptr_01JD2W0KQ3M4N5P6R7S8T9V0W1"
+         *         }
+         *       ]
+         *     }
+         */
+        ModelHistory: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /** @description Stored artifacts in all (limit and offset page through them). */
+            total_artifacts: number;
+            /** @description Kept events in all (limit and offset page through them). */
+            total_events: number;
+            /** @description Stored artifacts, newest version first. */
+            artifacts: components["schemas"]["HistoryArtifact"][];
+            /** @description Slot changes, newest first. */
+            events: components["schemas"]["ModelEvent"][];
         };
         /**
          * @example {
@@ -589,9 +724,27 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /**
+         * @description Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: true; with another body, 422 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).
+         * @example 5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19
+         */
+        IdempotencyKey: string;
+        /**
+         * @description ETag(s) of a response you hold, or *: when one matches the current answer (weak comparison), 304 with no body.
+         * @example "mB1yQm0c0wKc3QxZ7C8fYd2uJ3i9P4sV"
+         */
+        IfNoneMatch: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description true when this is the stored first response to the request's Idempotency-Key. */
+        IdempotentReplayed: "true";
+        /** @description Strong entity tag of the body; persisted runs never change, so neither does their tag. Send it back in If-None-Match. */
+        ETag: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -732,7 +885,13 @@ export interface operations {
                 runs_ago?: number;
                 product_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold, or *: when one matches the current answer (weak comparison), 304 with no body.
+                 * @example "mB1yQm0c0wKc3QxZ7C8fYd2uJ3i9P4sV"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -741,11 +900,20 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RecommendationsResponse"];
                 };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error envelope with code validation_error. */
             400: {
@@ -832,7 +1000,13 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold, or *: when one matches the current answer (weak comparison), 304 with no body.
+                 * @example "mB1yQm0c0wKc3QxZ7C8fYd2uJ3i9P4sV"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -841,11 +1015,20 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RunsResponse"];
                 };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error envelope with code validation_error. */
             400: {
@@ -924,7 +1107,13 @@ export interface operations {
     computeRecommendations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: true; with another body, 422 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).
+                 * @example 5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -966,6 +1155,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1008,6 +1198,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code idempotency_key_in_progress. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code payload_too_large. */
             413: {
                 headers: {
@@ -1019,6 +1219,15 @@ export interface operations {
             };
             /** @description Error envelope with code unsupported_media_type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code idempotency_key_reused. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1067,7 +1276,13 @@ export interface operations {
     trainModel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: true; with another body, 422 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).
+                 * @example 5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1097,6 +1312,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1139,9 +1355,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code training_in_progress or slots_unreadable. */
+            /** @description Error envelope with code idempotency_key_in_progress or training_in_progress or slots_unreadable. */
             409: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1166,7 +1383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code insufficient_history. */
+            /** @description Error envelope with code idempotency_key_reused or insufficient_history. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1216,7 +1433,13 @@ export interface operations {
     promoteModel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: true; with another body, 422 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).
+                 * @example 5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1246,6 +1469,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1288,9 +1512,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code model_id_stale or slots_unreadable. */
+            /** @description Error envelope with code idempotency_key_in_progress or model_id_stale or slots_unreadable. */
             409: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,6 +1533,15 @@ export interface operations {
             };
             /** @description Error envelope with code unsupported_media_type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code idempotency_key_reused. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1406,6 +1640,275 @@ export interface operations {
             };
             /** @description Error envelope with code request_timeout. */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModelHistory: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelHistory"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code slots_unreadable. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rollbackModel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: true; with another body, 422 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).
+                 * @example 5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_id": "acme-eu",
+                 *       "model_id": "mdl_01JCZZ8XH2M4N6P8R0S2T4V6W8",
+                 *       "expected_approved_model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Target company; only companies mapped to the partner are reachable.
+                     * @example acme-eu
+                     */
+                    company_id: string;
+                    /**
+                     * @description An artifact approved before (see GET /v2/model/history) to approve again.
+                     * @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F
+                     */
+                    model_id: string;
+                    /** @description The artifact approved now (read it from GET /v2/model); anything else is a 409. */
+                    expected_approved_model_id: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelReport"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code idempotency_key_in_progress or approved_model_stale or slots_unreadable. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code idempotency_key_reused or rollback_target_invalid. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

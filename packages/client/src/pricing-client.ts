@@ -1,4 +1,5 @@
 import { apiRoot } from "./api-root.js";
+import { ConditionalCache } from "./conditional-cache.js";
 import {
   DEFAULT_TIMEOUTS_MS,
   type Deadline,
@@ -18,9 +19,12 @@ import type {
   GetRecommendationsQuery,
   ListRunsQuery,
   ListRunsResponse,
+  ModelHistory,
+  ModelHistoryQuery,
   ModelReport,
   PromoteRequest,
   RecommendationsResponse,
+  RollbackRequest,
   TokenResponse,
   TrainRequest,
   TrainResponse,
@@ -56,6 +60,13 @@ export interface PricingClientOptions {
   timeouts?: Partial<Record<OperationName, number>>;
   /** Wait and retry on 429 as `Retry-After` says. Off by default; `true` means `{maxRetries: 2, maxWaitMs: 60000}`. */
   retryOnRateLimit?: boolean | RateLimitRetryOptions;
+  /**
+   * Answers of `getRecommendations` and `listRuns` kept (by URL) to make the next read of the same URL
+   * conditional: `If-None-Match` is sent, and on 304 the kept body is returned. Default 64; 0 turns it off.
+   */
+  conditionalCacheSize?: number;
+  /** Makes the default `Idempotency-Key` of each POST; default `crypto.randomUUID`. */
+  newIdempotencyKey?: () => string;
 }
 
 export interface CallOptions {
@@ -67,6 +78,15 @@ export interface CallOptions {
   retryOnRateLimit?: boolean | RateLimitRetryOptions;
 }
 
+export interface PostOptions extends CallOptions {
+  /**
+   * `Idempotency-Key` of the call. By default a new UUID per call, sent again on the client's own retries (after a
+   * 429 or a refused token), so the server runs the operation at most once. Pass your own to make your retries
+   * of the same call safe too (the server keeps keys 24 h and replays the first answer); `false` sends none.
+   */
+  idempotencyKey?: string | false;
+}
+
 type QueryValue = string | number | boolean | undefined | null;
 
 interface RequestSpec {
@@ -75,6 +95,10 @@ interface RequestSpec {
   path: string;
   query?: Readonly<Record<string, QueryValue>>;
   body?: unknown;
+  /** Extra request headers (Idempotency-Key, If-None-Match). */
+  headers?: Readonly<Record<string, string>>;
+  /** A read whose answers carry an ETag: made conditional through the client's cache. */
+  conditional?: boolean;
 }
 
 type ResolvedRetry = Required<RateLimitRetryOptions> | null;
@@ -98,6 +122,8 @@ export class PricingClient {
   readonly #timeouts: Readonly<Record<OperationName, number>>;
   readonly #retryOnRateLimit: ResolvedRetry;
   readonly #tokens: TokenCache;
+  readonly #reads: ConditionalCache;
+  readonly #newIdempotencyKey: () => string;
   /** Tokens this client has held, so that no error message can repeat one. */
   readonly #issuedTokens = new Set<string>();
 
@@ -113,6 +139,8 @@ export class PricingClient {
     this.#sleep = options.sleep ?? realSleep;
     this.#timeouts = { ...DEFAULT_TIMEOUTS_MS, ...options.timeouts };
     this.#retryOnRateLimit = resolveRetry(options.retryOnRateLimit);
+    this.#reads = new ConditionalCache(options.conditionalCacheSize ?? 64);
+    this.#newIdempotencyKey = options.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
     const refreshSeconds = options.refreshBeforeExpirySeconds ?? 60;
     if (!(refreshSeconds >= 0)) throw new TypeError("PricingClient: refreshBeforeExpirySeconds must be >= 0");
     this.#tokens = new TokenCache({
@@ -147,36 +175,60 @@ export class PricingClient {
     query: GetRecommendationsQuery,
     options?: CallOptions,
   ): Promise<RecommendationsResponse> {
-    return this.#call("getRecommendations", { method: "GET", path: "/v2/recommendations", query }, options);
-  }
-
-  /** `GET /v2/runs`: persisted runs, newest first, each with the `runs_ago` that reads it. */
-  listRuns(query: ListRunsQuery, options?: CallOptions): Promise<ListRunsResponse> {
-    return this.#call("listRuns", { method: "GET", path: "/v2/runs", query }, options);
-  }
-
-  /** `POST /v2/recommendations/compute`: runs the policy now (2 min deadline); persists a run unless `dry_run`. */
-  computeRecommendations(body: ComputeRequest, options?: CallOptions): Promise<ComputeResponse> {
     return this.#call(
-      "computeRecommendations",
-      { method: "POST", path: "/v2/recommendations/compute", body },
+      "getRecommendations",
+      { method: "GET", path: "/v2/recommendations", query, conditional: true },
       options,
     );
   }
 
+  /** `GET /v2/runs`: persisted runs, newest first, each with the `runs_ago` that reads it. */
+  listRuns(query: ListRunsQuery, options?: CallOptions): Promise<ListRunsResponse> {
+    return this.#call("listRuns", { method: "GET", path: "/v2/runs", query, conditional: true }, options);
+  }
+
+  /** `POST /v2/recommendations/compute`: runs the policy now (2 min deadline); persists a run unless `dry_run`. */
+  computeRecommendations(body: ComputeRequest, options?: PostOptions): Promise<ComputeResponse> {
+    return this.#post("computeRecommendations", "/v2/recommendations/compute", body, options);
+  }
+
   /** `POST /v2/model/train`: trains a new artifact (6 min deadline); it becomes `latest`, and `approved` too with `auto_approve`. */
-  trainModel(body: TrainRequest, options?: CallOptions): Promise<TrainResponse> {
-    return this.#call("trainModel", { method: "POST", path: "/v2/model/train", body }, options);
+  trainModel(body: TrainRequest, options?: PostOptions): Promise<TrainResponse> {
+    return this.#post("trainModel", "/v2/model/train", body, options);
   }
 
   /** `POST /v2/model/promote`: moves the current latest artifact to `approved`; 409 `model_id_stale` otherwise. */
-  promoteModel(body: PromoteRequest, options?: CallOptions): Promise<ModelReport> {
-    return this.#call("promoteModel", { method: "POST", path: "/v2/model/promote", body }, options);
+  promoteModel(body: PromoteRequest, options?: PostOptions): Promise<ModelReport> {
+    return this.#post("promoteModel", "/v2/model/promote", body, options);
   }
 
   /** `GET /v2/model`: which source backs inference (`approved`, `latest` or `rule`) and both slots. */
   getModel(query: GetModelQuery, options?: CallOptions): Promise<ModelReport> {
     return this.#call("getModel", { method: "GET", path: "/v2/model", query }, options);
+  }
+
+  /**
+   * `GET /v2/model/history`: stored artifacts (newest version first, with when each was last approved) and slot
+   * changes (`trained`, `promoted`, `rolled_back`, newest first); `limit` and `offset` page both.
+   */
+  getModelHistory(query: ModelHistoryQuery, options?: CallOptions): Promise<ModelHistory> {
+    return this.#call("getModelHistory", { method: "GET", path: "/v2/model/history", query }, options);
+  }
+
+  /**
+   * `POST /v2/model/rollback`: approves again an artifact approved before, if `expected_approved_model_id` is
+   * what is approved now (else 409 `approved_model_stale`); 422 `rollback_target_invalid` for another target.
+   */
+  rollbackModel(body: RollbackRequest, options?: PostOptions): Promise<ModelReport> {
+    return this.#post("rollbackModel", "/v2/model/rollback", body, options);
+  }
+
+  #post<T>(operation: OperationName, path: string, body: unknown, options: PostOptions = {}): Promise<T> {
+    const { idempotencyKey = this.#newIdempotencyKey(), ...callOptions } = options;
+    // One key for every attempt of this call: the retries below (429, a refused token) reuse it.
+    const headers: Record<string, string> =
+      idempotencyKey === false ? {} : { "idempotency-key": idempotencyKey };
+    return this.#call(operation, { method: "POST", path, body, headers }, callOptions);
   }
 
   async #call<T>(operation: OperationName, spec: RequestSpec, options: CallOptions = {}): Promise<T> {
@@ -185,6 +237,9 @@ export class PricingClient {
       options.retryOnRateLimit === undefined
         ? this.#retryOnRateLimit
         : resolveRetry(options.retryOnRateLimit);
+    const url = this.#url(spec);
+    const cached = spec.conditional === true ? this.#reads.get(url) : undefined;
+    if (cached !== undefined) spec = { ...spec, headers: { ...spec.headers, "if-none-match": cached.etag } };
     try {
       let token = await this.#tokens.get(deadline.signal);
       let response = await this.#send(operation, spec, token.accessToken, deadline, retry);
@@ -194,8 +249,16 @@ export class PricingClient {
         token = await this.#tokens.replace(token, deadline.signal);
         response = await this.#send(operation, spec, token.accessToken, deadline, retry);
       }
+      if (response.status === 304 && cached !== undefined) {
+        await discardBody(response);
+        return this.#parseJson(operation, response, cached.body) as T;
+      }
       if (!response.ok) throw await this.#toApiError(operation, response);
-      return (await this.#readJson(operation, response)) as T;
+      const text = await response.text();
+      const parsed = this.#parseJson(operation, response, text) as T;
+      const etag = response.headers.get("etag");
+      if (spec.conditional === true && etag !== null) this.#reads.set(url, { etag, body: text });
+      return parsed;
     } catch (error) {
       throw settled(error, deadline);
     } finally {
@@ -268,7 +331,7 @@ export class PricingClient {
     bearer: string | null,
     signal: AbortSignal,
   ): Promise<Response> {
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json", ...spec.headers };
     if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
     let body: string | undefined;
     if (spec.body !== undefined) {
@@ -298,7 +361,10 @@ export class PricingClient {
   }
 
   async #readJson(operation: OperationName, response: Response): Promise<unknown> {
-    const text = await response.text();
+    return this.#parseJson(operation, response, await response.text());
+  }
+
+  #parseJson(operation: OperationName, response: Response, text: string): unknown {
     try {
       return JSON.parse(text);
     } catch {

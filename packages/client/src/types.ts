@@ -32,6 +32,13 @@ export type GetModelQuery = QueryOf<operations["getModel"]>;
 /** Which artifact backs inference for a company (`approved`, `latest` or `rule`), and both slots. */
 export type ModelReport = OkOf<operations["getModel"]>;
 
+export type ModelHistoryQuery = QueryOf<operations["getModelHistory"]>;
+/** A company's stored artifacts and model slot changes (trained, promoted, rolled_back), newest first. */
+export type ModelHistory = OkOf<operations["getModelHistory"]>;
+export type ModelEvent = ModelHistory["events"][number];
+export type HistoryArtifact = ModelHistory["artifacts"][number];
+export type RollbackRequest = JsonBodyOf<operations["rollbackModel"]>;
+
 /** The error envelope of every 4xx/5xx answer. */
 export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
 

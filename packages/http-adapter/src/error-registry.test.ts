@@ -27,6 +27,8 @@ const pricing: PricingService = {
   train: throwNamed,
   promote: throwNamed,
   getModel: throwNamed,
+  getModelHistory: throwNamed,
+  rollback: throwNamed,
 };
 
 let app: FastifyInstance;
@@ -126,7 +128,9 @@ describe("error registry", () => {
       [
         "/auth/token",
         "/v2/model",
+        "/v2/model/history",
         "/v2/model/promote",
+        "/v2/model/rollback",
         "/v2/model/train",
         "/v2/recommendations",
         "/v2/recommendations/compute",

@@ -13,9 +13,13 @@ export const ERROR_CODES = [
   "model_id_stale",
   "training_in_progress",
   "slots_unreadable",
+  "idempotency_key_in_progress",
+  "approved_model_stale",
   "payload_too_large",
   "unsupported_media_type",
   "insufficient_history",
+  "idempotency_key_reused",
+  "rollback_target_invalid",
   "headers_too_large",
   "rate_limited",
   "internal_error",
@@ -43,12 +47,16 @@ export function codeToStatus(code: ErrorCode): number {
     case "model_id_stale":
     case "training_in_progress":
     case "slots_unreadable":
+    case "idempotency_key_in_progress":
+    case "approved_model_stale":
       return 409;
     case "payload_too_large":
       return 413;
     case "unsupported_media_type":
       return 415;
     case "insufficient_history":
+    case "idempotency_key_reused":
+    case "rollback_target_invalid":
       return 422;
     case "headers_too_large":
       return 431;
@@ -75,6 +83,14 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   training_in_progress: "A training run for this company is already in progress.",
   slots_unreadable:
     "The company's model slot record cannot be read; the rule serves until an operator restores or removes it.",
+  idempotency_key_in_progress:
+    "A request with this Idempotency-Key is still being processed; retry after it has finished.",
+  approved_model_stale:
+    "expected_approved_model_id is not the current approved artifact; read GET /v2/model for the current id.",
+  idempotency_key_reused:
+    "This Idempotency-Key was already used with another request (method, path or body); use a new key.",
+  rollback_target_invalid:
+    "model_id was never approved for this company, or its artifact no longer loads; see GET /v2/model/history.",
   payload_too_large: "The request body is too large.",
   unsupported_media_type: "The request body must be application/json.",
   insufficient_history: "The company has too little sales history to fit a model.",
@@ -91,6 +107,7 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
  */
 export const DEFAULT_RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
   training_in_progress: 30,
+  idempotency_key_in_progress: 5,
   rate_limited: 1,
   unavailable: 5,
 };
@@ -189,6 +206,11 @@ export const DATA_ROUTE_ERROR_CODES: readonly ErrorCode[] = [
   "invalid_token",
   "token_expired",
   "company_not_found",
+];
+/** Codes of every POST under /v2/, which all take an Idempotency-Key. */
+export const IDEMPOTENT_ERROR_CODES: readonly ErrorCode[] = [
+  "idempotency_key_in_progress",
+  "idempotency_key_reused",
 ];
 /** Codes of every route that takes a JSON body. */
 export const BODY_ERROR_CODES: readonly ErrorCode[] = ["payload_too_large", "unsupported_media_type"];

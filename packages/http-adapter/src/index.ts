@@ -1,3 +1,4 @@
+export { ifNoneMatchMatches, strongEtag } from "./conditional-get.js";
 export { toApiError } from "./error-handler.js";
 export {
   ApiError,
@@ -10,6 +11,19 @@ export {
   errorEnvelopeSchema,
   isApiError,
 } from "./errors.js";
+export {
+  canonicalJson,
+  DEFAULT_IDEMPOTENCY_TTL_MS,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyClaim,
+  type IdempotencyClaimInput,
+  type IdempotencyOptions,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  requestFingerprint,
+  type StoredResponse,
+} from "./idempotency.js";
 export { logSerializers, redactUrl } from "./log-redaction.js";
 export type { OpenApiOptions } from "./openapi.js";
 export { API_VERSION } from "./openapi.js";

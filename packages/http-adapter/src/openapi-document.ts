@@ -19,6 +19,8 @@ export async function renderOpenApiDocument(
     train: refuse,
     promote: refuse,
     getModel: refuse,
+    getModelHistory: refuse,
+    rollback: refuse,
   };
   const { default: Fastify } = await import("fastify");
   const app = Fastify({ ...adapterServerOptions(), logger: false });

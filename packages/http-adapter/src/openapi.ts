@@ -75,10 +75,108 @@ function addErrorExamples(document: OpenApiDocument): OpenApiDocument {
   return document;
 }
 
+interface OperationDoc {
+  operationId?: string;
+  parameters?: unknown[];
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
+}
+
+const HTTP_COMPONENTS = {
+  parameters: {
+    IdempotencyKey: {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description:
+        "Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you " +
+        "mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the " +
+        "first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: " +
+        "true; with another body, 422 idempotency_key_reused; while the first is still running, 409 " +
+        "idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with " +
+        "Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).",
+      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+      example: "5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19",
+    },
+    IfNoneMatch: {
+      name: "If-None-Match",
+      in: "header",
+      required: false,
+      description:
+        "ETag(s) of a response you hold, or *: when one matches the current answer (weak comparison), 304 with " +
+        "no body.",
+      schema: { type: "string" },
+      example: '"mB1yQm0c0wKc3QxZ7C8fYd2uJ3i9P4sV"',
+    },
+  },
+  headers: {
+    IdempotentReplayed: {
+      description: "true when this is the stored first response to the request's Idempotency-Key.",
+      schema: { type: "string", enum: ["true"] },
+    },
+    ETag: {
+      description:
+        "Strong entity tag of the body; persisted runs never change, so neither does their tag. Send it back in " +
+        "If-None-Match.",
+      schema: { type: "string" },
+    },
+    RetryAfter: {
+      description: "Seconds to wait before retrying.",
+      schema: { type: "string", pattern: "^[0-9]+$" },
+    },
+  },
+};
+
+/**
+ * Adds the headers the route schemas cannot state: Idempotency-Key on every POST under /v2/ (with
+ * Idempotent-Replayed on its successes and Retry-After on its 409), and If-None-Match, ETag and 304 on the
+ * operations in `conditional`.
+ */
+function addHttpSemantics(document: OpenApiDocument, conditional: ReadonlySet<string>): OpenApiDocument {
+  const doc = document as {
+    paths?: Record<string, Record<string, OperationDoc>>;
+    components?: Record<string, Record<string, unknown>>;
+  };
+  doc.components ??= {};
+  doc.components.parameters = { ...doc.components.parameters, ...HTTP_COMPONENTS.parameters };
+  doc.components.headers = { ...doc.components.headers, ...HTTP_COMPONENTS.headers };
+  const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+  for (const [path, operations] of Object.entries(doc.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      operation.responses ??= {};
+      const responses = operation.responses;
+      if (method === "post" && path.startsWith("/v2/")) {
+        operation.parameters = [...(operation.parameters ?? []), ref("parameters", "IdempotencyKey")];
+        for (const [status, response] of Object.entries(responses)) {
+          if (status.startsWith("2")) {
+            response.headers = {
+              ...response.headers,
+              "Idempotent-Replayed": ref("headers", "IdempotentReplayed"),
+            };
+          }
+          if (status === "409")
+            response.headers = { ...response.headers, "Retry-After": ref("headers", "RetryAfter") };
+        }
+      }
+      if (operation.operationId !== undefined && conditional.has(operation.operationId)) {
+        operation.parameters = [...(operation.parameters ?? []), ref("parameters", "IfNoneMatch")];
+        const ok = responses["200"];
+        if (ok) ok.headers = { ...ok.headers, ETag: ref("headers", "ETag") };
+        responses["304"] = {
+          description: "Not Modified: If-None-Match matched the current ETag; no body.",
+          headers: { ETag: ref("headers", "ETag") },
+        };
+      }
+    }
+  }
+  return document;
+}
+
 /** Registers @fastify/swagger (before any route, so it sees them all) and the docs page. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   // Loaded here, not at module load, so that importing the adapter for its schemas does not load the plugins.
   const { default: swagger } = await import("@fastify/swagger");
+  // Operations answering conditional GETs, as their routes' `config.etag` says (seen as the document is built).
+  const conditional = new Set<string>();
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -107,9 +205,17 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      if (input.route.config?.etag === true && typeof input.schema?.operationId === "string") {
+        conditional.add(input.schema.operationId);
+      }
+      return jsonSchemaTransform(input);
+    },
     transformObject: (documentObject) =>
-      addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
+      addHttpSemantics(
+        addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
+        conditional,
+      ),
   });
   if (options.docs !== false) {
     const { default: swaggerUi } = await import("@fastify/swagger-ui");

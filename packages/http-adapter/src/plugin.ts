@@ -5,17 +5,21 @@ import fp from "fastify-plugin";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { installBearerAuth } from "./bearer-auth.js";
 import { clientErrorHandler } from "./client-errors.js";
+import { installConditionalGet } from "./conditional-get.js";
 import { installErrorHandling, replyWithError } from "./error-handler.js";
 import { installConcurrencyCap, partnerLimitOf } from "./expensive-operations.js";
+import { type IdempotencyOptions, installIdempotency } from "./idempotency.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
 import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
 import { registerAuthToken } from "./routes/auth-token.js";
 import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
 import { registerGetModel } from "./routes/get-model.js";
+import { registerGetModelHistory } from "./routes/get-model-history.js";
 import { registerGetRecommendations } from "./routes/get-recommendations.js";
 import { registerHealth } from "./routes/health.js";
 import { registerListRuns } from "./routes/list-runs.js";
 import { registerPromoteModel } from "./routes/promote-model.js";
+import { registerRollbackModel } from "./routes/rollback-model.js";
 import type { RouteDeps } from "./routes/route-deps.js";
 import { registerTrainModel } from "./routes/train-model.js";
 import type { AuthService, PricingService, ReadinessCheck } from "./services.js";
@@ -33,6 +37,11 @@ export interface PricingApiOptions {
   openapi?: OpenApiOptions;
   /** Largest JSON body in bytes; default 64 KiB. */
   bodyLimit?: number;
+  /**
+   * Where `Idempotency-Key`s are kept (a database shared by every replica). Absent: the header is ignored (the
+   * adapter's own tests and the OpenAPI rendering need no store).
+   */
+  idempotency?: IdempotencyOptions;
 }
 
 /**
@@ -95,8 +104,8 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     await app.register(cors, {
       origin: origins,
       methods: ["GET", "POST"],
-      allowedHeaders: ["Authorization", "Content-Type"],
-      exposedHeaders: ["x-request-id", "retry-after", "www-authenticate"],
+      allowedHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+      exposedHeaders: ["x-request-id", "retry-after", "www-authenticate", "etag", "idempotent-replayed"],
       maxAge: 600,
     });
   }
@@ -130,7 +139,9 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     // Only JSON bodies are accepted, so anything else is a 415 rather than a validation error.
     scope.removeContentTypeParser("text/plain");
     installBearerAuth(scope, options.auth, partnerLimit);
+    if (options.idempotency) installIdempotency(scope, options.idempotency);
     installConcurrencyCap(scope, limits.expensiveConcurrency);
+    installConditionalGet(scope);
     const routeDeps: RouteDeps = { ...deps, hidden };
     registerGetRecommendations(scope, routeDeps);
     registerListRuns(scope, routeDeps);
@@ -138,6 +149,8 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     registerTrainModel(scope, routeDeps);
     registerPromoteModel(scope, routeDeps);
     registerGetModel(scope, routeDeps);
+    registerGetModelHistory(scope, routeDeps);
+    registerRollbackModel(scope, routeDeps);
   };
 
   await app.register(

@@ -2,8 +2,11 @@ import type { FastifyBaseLogger } from "fastify";
 import type { TokenRequest, TokenResponse } from "./schemas/auth.js";
 import type {
   GetModelQuery,
+  ModelHistory,
+  ModelHistoryQuery,
   ModelReport,
   PromoteRequest,
+  RollbackRequest,
   TrainRequest,
   TrainResponse,
 } from "./schemas/model.js";
@@ -61,6 +64,9 @@ export interface PricingService {
   train(input: TrainRequest, ctx: RequestContext): Promise<TrainResponse>;
   promote(input: PromoteRequest, ctx: RequestContext): Promise<ModelReport>;
   getModel(input: GetModelQuery, ctx: RequestContext): Promise<ModelReport>;
+  getModelHistory(input: ModelHistoryQuery, ctx: RequestContext): Promise<ModelHistory>;
+  /** Throws `approved_model_stale` and `rollback_target_invalid` for the expected refusals. */
+  rollback(input: RollbackRequest, ctx: RequestContext): Promise<ModelReport>;
 }
 
 /** Readiness probe: resolves false (or throws) when the service cannot take traffic. */

@@ -2,6 +2,8 @@
 export type PolicyStoreErrorCode =
   /** promote: the model id is not the current latest (see `currentLatestId`). */
   | "model_id_stale"
+  /** rollback: the approved slot does not hold the model the caller expected (see `currentApprovedId`). */
+  | "approved_model_stale"
   /** No committed artifact with this id for this company. */
   | "unknown_model"
   /** The artifact is missing, partial, or fails its sha256 check. */
@@ -40,6 +42,22 @@ export class ModelIdStaleError extends PolicyStoreError {
         : `model ${modelId} is not the latest: the latest is ${currentLatestId}`,
     );
     this.name = "ModelIdStaleError";
+  }
+}
+
+/** rollback() with an expected approved model lost: `currentApprovedId` is approved right now (null: none). */
+export class ApprovedModelStaleError extends PolicyStoreError {
+  override readonly code = "approved_model_stale";
+  constructor(
+    readonly companyId: string,
+    readonly expectedApprovedId: string | null,
+    readonly currentApprovedId: string | null,
+  ) {
+    super(
+      "approved_model_stale",
+      `expected ${expectedApprovedId ?? "no model"} approved for company ${companyId}, found ${currentApprovedId ?? "none"}`,
+    );
+    this.name = "ApprovedModelStaleError";
   }
 }
 

@@ -1,6 +1,7 @@
 export type { ArtifactIdentity, LoadedArtifact, SaveInput } from "./artifacts.js";
 export type { ConsistencyReport } from "./consistency.js";
 export {
+  ApprovedModelStaleError,
   isPolicyStoreError,
   ModelIdStaleError,
   PolicyStoreError,
@@ -22,6 +23,7 @@ export {
   createPolicyStore,
   type PolicyStore,
   type PolicyStoreOptions,
+  type RollbackOptions,
 } from "./policy-store.js";
 export type {
   ActivePolicy,
@@ -49,4 +51,5 @@ export {
   type SlotState,
   SlotStateSchema,
 } from "./schemas.js";
+export { type ApprovalPeriod, approvalPeriods } from "./slot-history.js";
 export type { SlotChange } from "./slots.js";

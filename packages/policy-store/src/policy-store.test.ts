@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ModelIdStaleError, PolicyStoreError } from "./errors.js";
+import { ApprovedModelStaleError, ModelIdStaleError, PolicyStoreError } from "./errors.js";
 import { createPolicyStore, type PolicyStore } from "./policy-store.js";
+import { approvalPeriods } from "./slot-history.js";
 import { openTempStore, steppingClock, weightsFor } from "./test-support/fixtures.js";
 
 const cleanups: (() => void)[] = [];
@@ -191,6 +192,54 @@ describe("slots", () => {
     expect(back.slots.history.at(-1)).toMatchObject({ action: "rollback", replaced_approved: m2.model_id });
     const forth = await store.rollback("acme", { toModelId: m2.model_id });
     expect(forth.slots.approved?.model_id).toBe(m2.model_id);
+  });
+
+  it("rollback compare-and-sets on the approved model, records who acted, and periods follow the history", async () => {
+    const { store } = open();
+    const m1 = await train(store, "acme", "m1", true);
+    const m2 = await train(store, "acme", "m2");
+    await store.promote("acme", m2.model_id, { by: "partner-a" });
+    const before = await store.getSlots("acme");
+    const stale = await expectCode(
+      store.rollback("acme", { toModelId: m1.model_id, expectedApprovedId: m1.model_id }),
+      "approved_model_stale",
+    );
+    expect(stale).toBeInstanceOf(ApprovedModelStaleError);
+    expect((stale as ApprovedModelStaleError).currentApprovedId).toBe(m2.model_id);
+    expect(await store.getSlots("acme")).toEqual(before);
+    const back = await store.rollback("acme", {
+      toModelId: m1.model_id,
+      expectedApprovedId: m2.model_id,
+      by: "operator",
+    });
+    expect(back.slots.approved?.model_id).toBe(m1.model_id);
+    expect(back.slots.history.map((e) => [e.action, e.by])).toEqual([
+      ["train_auto_approve", undefined],
+      ["train", undefined],
+      ["promote", "partner-a"],
+      ["rollback", "operator"],
+    ]);
+    const periods = approvalPeriods(back.slots.history);
+    const at = back.slots.history.map((e) => e.at);
+    expect(periods.get(m1.model_id)).toEqual({ from: at[3], until: null });
+    expect(periods.get(m2.model_id)).toEqual({ from: at[2], until: at[3] });
+    expect(await store.artifactMetrics("acme", m2.model_id)).toEqual({ label: "m2" });
+  });
+
+  it("rollback refuses a target whose artifact no longer verifies, changing nothing", async () => {
+    const { store, dir } = open();
+    const m1 = await train(store, "acme", "m1", true);
+    const m2 = await train(store, "acme", "m2", true);
+    const weights = readdirSync(dir, { recursive: true, encoding: "utf8" }).find(
+      (f) => f.includes(m1.model_id) && f.includes("weights"),
+    );
+    expect(weights).toBeDefined();
+    writeFileSync(join(dir, weights as string), "tampered");
+    await expectCode(
+      store.rollback("acme", { toModelId: m1.model_id, expectedApprovedId: m2.model_id }),
+      "artifact_unreadable",
+    );
+    expect((await store.getSlots("acme")).approved?.model_id).toBe(m2.model_id);
   });
 
   it("commitTraining of an unknown model changes nothing", async () => {

@@ -39,6 +39,20 @@ export interface CommitTrainingInput {
   modelId: string;
   /** Also move `approved`, in the same atomic step. */
   autoApprove?: boolean;
+  /** Who trained, recorded in the slot event (see {@link SlotEvent.by}). */
+  by?: string;
+}
+
+export interface RollbackOptions {
+  /** The model to approve again (it must have been approved before); default `previous_approved`. */
+  toModelId?: string;
+  /**
+   * Compare-and-set: the model the caller believes is approved now (null: none). When the approved slot holds
+   * another, nothing changes and {@link ApprovedModelStaleError} is thrown.
+   */
+  expectedApprovedId?: string | null;
+  /** Who rolled back, recorded in the slot event. */
+  by?: string;
 }
 
 /** Versioned policy artifacts and the `latest` / `approved` slots of each company. */
@@ -51,9 +65,12 @@ export interface PolicyStore {
    * Copies `latest` into `approved` if `modelId` is the current latest; otherwise throws
    * {@link ModelIdStaleError} carrying the current latest id. Promoting the approved latest again is a no-op.
    */
-  promote(companyId: string, modelId: string): Promise<SlotChange>;
-  /** Points `approved` back at `previous_approved`, or at `toModelId` if it was approved before. */
-  rollback(companyId: string, options?: { toModelId?: string }): Promise<SlotChange>;
+  promote(companyId: string, modelId: string, options?: { by?: string }): Promise<SlotChange>;
+  /**
+   * Points `approved` back at `previous_approved`, or at `toModelId` if it was approved before, once its artifact
+   * has loaded and verified (else `artifact_unreadable` / `unknown_model`, nothing changed).
+   */
+  rollback(companyId: string, options?: RollbackOptions): Promise<SlotChange>;
   /** The company's slots, revision and history (an empty state with revision 0 when nothing was committed). */
   getSlots(companyId: string): Promise<SlotState>;
   /**
@@ -72,6 +89,8 @@ export interface PolicyStore {
   loadArtifact(companyId: string, modelId: string): Promise<LoadedArtifact>;
   /** Committed artifacts of the company, by version ascending. */
   listVersions(companyId: string): Promise<ArtifactRecord[]>;
+  /** `manifest.metrics` of a committed artifact (verified manifest, weights unread); null whenever anything is off. */
+  artifactMetrics(companyId: string, modelId: string): Promise<unknown>;
   /** Slot changes, oldest first. */
   history(companyId: string): Promise<SlotEvent[]>;
   /** Deletes artifacts no slot or approval history needs, beyond the newest `keep`. */
@@ -113,24 +132,29 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
   return {
     save: async (input) => artifacts.save({ ...input, companyId: company(input.companyId) }),
 
-    async commitTraining({ companyId, modelId, autoApprove = false }) {
+    async commitTraining({ companyId, modelId, autoApprove = false, by }) {
       const record = await artifacts.record(company(companyId), modelId);
       const change = await slots.update(companyId, async (state) =>
-        afterTraining(state, modelId, record, autoApprove, now),
+        afterTraining(state, modelId, record, autoApprove, now, by),
       );
       return { ...change, record };
     },
 
-    async promote(companyId, modelId) {
-      return slots.update(company(companyId), async (state) => afterPromote(state, modelId, now));
+    async promote(companyId, modelId, promoteOptions = {}) {
+      return slots.update(company(companyId), async (state) =>
+        afterPromote(state, modelId, now, promoteOptions.by),
+      );
     },
 
     async rollback(companyId, rollbackOptions = {}) {
+      const { toModelId, expectedApprovedId, by } = rollbackOptions;
+      // Each compare-and-set round checks the expectation against the state it would replace.
       return slots.update(company(companyId), async (state) => {
-        const target = rollbackTarget(state, rollbackOptions.toModelId);
+        const target = rollbackTarget(state, toModelId, expectedApprovedId);
         if (target === null) return null;
-        const record = await artifacts.record(companyId, target);
-        return afterRollback(state, target, record, now());
+        // Approving an artifact that no longer loads would only make the resolver fall back: refuse instead.
+        const { record } = await artifacts.load(companyId, target);
+        return afterRollback(state, target, record, now(), by);
       });
     },
 
@@ -146,6 +170,7 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
 
     loadArtifact: async (companyId, modelId) => artifacts.load(company(companyId), modelId),
     listVersions: async (companyId) => artifacts.list(company(companyId)),
+    artifactMetrics: async (companyId, modelId) => artifacts.metrics(company(companyId), modelId),
     history: async (companyId) => (await slots.read(company(companyId))).history,
     retain: async (companyId, retainOptions) => retain(deps, company(companyId), retainOptions),
     checkConsistency: async (companyId) => checkConsistency(deps, company(companyId)),

@@ -60,6 +60,11 @@ export const SlotEventSchema = z.strictObject({
   replaced_latest: ModelIdSchema.nullable(),
   /** The approved model before this change (null when none). */
   replaced_approved: ModelIdSchema.nullable(),
+  /**
+   * Who made the change, as the caller names it (e.g. a partner id, "operator"); absent in events written before
+   * it was recorded, and when the caller did not say.
+   */
+  by: z.string().min(1).max(200).optional(),
 });
 export type SlotEvent = z.infer<typeof SlotEventSchema>;
 

@@ -7,6 +7,7 @@ export function withEvent(
   modelId: string,
   version: number,
   at: string,
+  by?: string,
 ): SlotEvent[] {
   return [
     ...state.history,
@@ -18,8 +19,34 @@ export function withEvent(
       version,
       replaced_latest: state.latest?.model_id ?? null,
       replaced_approved: state.approved?.model_id ?? null,
+      ...(by === undefined ? {} : { by }),
     },
   ];
+}
+
+/** When a model held the approved slot, as far as the kept history tells. */
+export interface ApprovalPeriod {
+  /** When it last became approved. */
+  from: string;
+  /** When it was last replaced as approved; null while it still is. */
+  until: string | null;
+}
+
+/** Each model's most recent approval period, from the slot history (oldest first, as the state keeps it). */
+export function approvalPeriods(history: readonly SlotEvent[]): Map<string, ApprovalPeriod> {
+  const periods = new Map<string, ApprovalPeriod>();
+  let current: string | null = null;
+  for (const event of history) {
+    if (event.action === "train") continue;
+    if (current === event.model_id) continue;
+    if (current !== null) {
+      const period = periods.get(current);
+      if (period) period.until = event.at;
+    }
+    periods.set(event.model_id, { from: event.at, until: null });
+    current = event.model_id;
+  }
+  return periods;
 }
 
 /** Models approved at some point (as far as the kept history tells): the valid rollback targets. */

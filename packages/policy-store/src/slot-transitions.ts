@@ -1,4 +1,4 @@
-import { ModelIdStaleError, PolicyStoreError } from "./errors.js";
+import { ApprovedModelStaleError, ModelIdStaleError, PolicyStoreError } from "./errors.js";
 import type { SlotState } from "./schemas.js";
 import { everApproved, withEvent } from "./slot-history.js";
 
@@ -18,6 +18,7 @@ export function afterTraining(
   source: SlotSource,
   autoApprove: boolean,
   now: () => string,
+  by?: string,
 ): SlotState | null {
   const done = state.latest?.model_id === modelId && (!autoApprove || state.approved?.model_id === modelId);
   if (done) return null;
@@ -32,7 +33,7 @@ export function afterTraining(
       autoApprove && state.approved?.model_id !== modelId
         ? (state.approved?.model_id ?? null)
         : state.previous_approved,
-    history: withEvent(state, autoApprove ? "train_auto_approve" : "train", modelId, version, at),
+    history: withEvent(state, autoApprove ? "train_auto_approve" : "train", modelId, version, at, by),
   };
 }
 
@@ -43,13 +44,14 @@ function approve(
   modelId: string,
   source: SlotSource,
   at: string,
+  by: string | undefined,
 ): SlotState {
   return {
     ...state,
     revision: state.revision + 1,
     approved: { model_id: modelId, version: source.version, trained_at: source.trained_at, approved_at: at },
     previous_approved: state.approved?.model_id ?? null,
-    history: withEvent(state, action, modelId, source.version, at),
+    history: withEvent(state, action, modelId, source.version, at, by),
   };
 }
 
@@ -57,20 +59,34 @@ function approve(
  * The slots after promoting `modelId`, which must be the current latest (else {@link ModelIdStaleError});
  * null when it is approved already.
  */
-export function afterPromote(state: SlotState, modelId: string, now: () => string): SlotState | null {
+export function afterPromote(
+  state: SlotState,
+  modelId: string,
+  now: () => string,
+  by?: string,
+): SlotState | null {
   const latest = state.latest;
   if (latest === null || latest.model_id !== modelId) {
     throw new ModelIdStaleError(state.company_id, String(modelId), latest?.model_id ?? null);
   }
   if (state.approved?.model_id === modelId) return null;
-  return approve(state, "promote", modelId, latest, now());
+  return approve(state, "promote", modelId, latest, now(), by);
 }
 
 /**
  * The model a rollback goes back to (`toModelId`, else `previous_approved`), which must have been approved
- * before; null when it is approved already. Throws `nothing_to_roll_back`.
+ * before; null when it is approved already. Throws `nothing_to_roll_back`, and {@link ApprovedModelStaleError}
+ * when `expectedApprovedId` is given (null: "none approved") and the approved slot holds something else.
  */
-export function rollbackTarget(state: SlotState, toModelId: string | undefined): string | null {
+export function rollbackTarget(
+  state: SlotState,
+  toModelId: string | undefined,
+  expectedApprovedId?: string | null,
+): string | null {
+  const approvedId = state.approved?.model_id ?? null;
+  if (expectedApprovedId !== undefined && expectedApprovedId !== approvedId) {
+    throw new ApprovedModelStaleError(state.company_id, expectedApprovedId, approvedId);
+  }
   const target = toModelId ?? state.previous_approved;
   if (target === null) {
     throw new PolicyStoreError(
@@ -86,6 +102,12 @@ export function rollbackTarget(state: SlotState, toModelId: string | undefined):
 }
 
 /** The slots after rolling `approved` back to `target` (see {@link rollbackTarget}). */
-export function afterRollback(state: SlotState, target: string, source: SlotSource, at: string): SlotState {
-  return approve(state, "rollback", target, source, at);
+export function afterRollback(
+  state: SlotState,
+  target: string,
+  source: SlotSource,
+  at: string,
+  by?: string,
+): SlotState {
+  return approve(state, "rollback", target, source, at, by);
 }

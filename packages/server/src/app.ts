@@ -84,6 +84,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       readiness: () => pingDatabase(ctx.db),
       corsOrigins: config.corsOrigins,
       rateLimits: config.rateLimits,
+      idempotency: { store: ctx.repositories.idempotencyKeys, clock: ctx.clock },
     });
     await app.ready();
   } catch (error) {

@@ -23,6 +23,10 @@ import {
   createBatchOutcomesRepository,
 } from "./repositories/batch-outcomes.js";
 import { type CompanyRepository, createCompanyRepository } from "./repositories/companies.js";
+import {
+  createIdempotencyKeysRepository,
+  type IdempotencyKeysRepository,
+} from "./repositories/idempotency-keys.js";
 import { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
 import { createProductRepository, type ProductRepository } from "./repositories/products.js";
 import { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
@@ -36,6 +40,7 @@ export interface Repositories {
   sales: SalesRepository;
   runs: RunsRepository;
   batchOutcomes: BatchOutcomesRepository;
+  idempotencyKeys: IdempotencyKeysRepository;
 }
 
 export interface Policies {
@@ -184,6 +189,7 @@ export async function createServerContext(
         sales: createSalesRepository(db),
         runs: createRunsRepository(db),
         batchOutcomes: createBatchOutcomesRepository(db),
+        idempotencyKeys: createIdempotencyKeysRepository(db),
       },
       policies,
       training,

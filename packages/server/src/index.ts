@@ -28,6 +28,7 @@ export {
 export { createDatabase, type DatabaseOptions, type Db, pingDatabase, sqlitePath } from "./db/database.js";
 export { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 export type * from "./db/schema.js";
+export { createTestSchema, postgresTestsEnabled, TEST_PG_URL } from "./db/test-postgres.js";
 export { DEMO_COMPANIES, type DemoResult, demoCurlLines, seedDemo } from "./demo/demo-seed.js";
 export { demoScenario, marketCsv, type SeededCompany, seedCompanyFromMarket } from "./demo/market-seed.js";
 export {
@@ -53,6 +54,10 @@ export {
   createBatchOutcomesRepository,
 } from "./repositories/batch-outcomes.js";
 export { type CompanyRepository, createCompanyRepository } from "./repositories/companies.js";
+export {
+  createIdempotencyKeysRepository,
+  type IdempotencyKeysRepository,
+} from "./repositories/idempotency-keys.js";
 export { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
 export { createProductRepository, type ProductRepository } from "./repositories/products.js";
 export { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
@@ -61,8 +66,10 @@ export { type ServingWithBatch, startServerWithBatch } from "./serve-with-batch.
 export { companyToday } from "./services/company-today.js";
 export { computeRecommendations } from "./services/compute-recommendations.js";
 export { listRuns } from "./services/list-runs.js";
+export { modelHistory } from "./services/model-history.js";
 export { modelReport } from "./services/model-report.js";
 export { createPricingService } from "./services/pricing-service.js";
 export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
+export { rollbackModel } from "./services/rollback-model.js";
 export { type TrainModelOptions, trainModel } from "./services/train-model.js";

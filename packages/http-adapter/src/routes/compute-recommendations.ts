@@ -1,6 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { BODY_ERROR_CODES, DATA_ROUTE_ERROR_CODES, errorResponses } from "../errors.js";
+import {
+  BODY_ERROR_CODES,
+  DATA_ROUTE_ERROR_CODES,
+  errorResponses,
+  IDEMPOTENT_ERROR_CODES,
+} from "../errors.js";
 import { describeExpensiveLimits } from "../expensive-operations.js";
 import { requestContext } from "../request-context.js";
 import { computeBodySchema, computeResponseSchema } from "../schemas/recommendations.js";
@@ -8,7 +13,11 @@ import { BEARER_SECURITY, type RouteDeps } from "./route-deps.js";
 
 export type { ComputeRequest, ComputeResponse } from "../schemas/recommendations.js";
 
-export const COMPUTE_ERROR_CODES = [...DATA_ROUTE_ERROR_CODES, ...BODY_ERROR_CODES] as const;
+export const COMPUTE_ERROR_CODES = [
+  ...DATA_ROUTE_ERROR_CODES,
+  ...BODY_ERROR_CODES,
+  ...IDEMPOTENT_ERROR_CODES,
+] as const;
 
 /** POST /v2/recommendations/compute: run the orchestrator now; persists a run unless dry_run. */
 export function registerComputeRecommendations(app: FastifyInstance, deps: RouteDeps): void {

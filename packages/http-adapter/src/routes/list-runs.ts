@@ -13,6 +13,7 @@ export const LIST_RUNS_ERROR_CODES = DATA_ROUTE_ERROR_CODES;
 export function registerListRuns(app: FastifyInstance, deps: RouteDeps): void {
   app.withTypeProvider<ZodTypeProvider>().route({
     method: "GET",
+    config: { etag: true },
     url: "/v2/runs",
     schema: {
       operationId: "listRuns",

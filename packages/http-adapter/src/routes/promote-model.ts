@@ -1,6 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { BODY_ERROR_CODES, DATA_ROUTE_ERROR_CODES, errorResponses } from "../errors.js";
+import {
+  BODY_ERROR_CODES,
+  DATA_ROUTE_ERROR_CODES,
+  errorResponses,
+  IDEMPOTENT_ERROR_CODES,
+} from "../errors.js";
 import { requestContext } from "../request-context.js";
 import { modelReportSchema, promoteBodySchema } from "../schemas/model.js";
 import { BEARER_SECURITY, type RouteDeps } from "./route-deps.js";
@@ -10,6 +15,7 @@ export type { ModelReport, PromoteRequest } from "../schemas/model.js";
 export const PROMOTE_ERROR_CODES = [
   ...DATA_ROUTE_ERROR_CODES,
   ...BODY_ERROR_CODES,
+  ...IDEMPOTENT_ERROR_CODES,
   "model_id_stale",
   "slots_unreadable",
 ] as const;

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { BODY_ERROR_CODES, DATA_ROUTE_ERROR_CODES, errorResponses } from "../errors.js";
+import {
+  BODY_ERROR_CODES,
+  DATA_ROUTE_ERROR_CODES,
+  errorResponses,
+  IDEMPOTENT_ERROR_CODES,
+} from "../errors.js";
 import { describeExpensiveLimits } from "../expensive-operations.js";
 import { requestContext } from "../request-context.js";
 import { trainBodySchema, trainResponseSchema } from "../schemas/model.js";
@@ -11,6 +16,7 @@ export type { TrainRequest, TrainResponse } from "../schemas/model.js";
 export const TRAIN_ERROR_CODES = [
   ...DATA_ROUTE_ERROR_CODES,
   ...BODY_ERROR_CODES,
+  ...IDEMPOTENT_ERROR_CODES,
   "training_in_progress",
   "insufficient_history",
   "slots_unreadable",

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { companyIdSchema, modelIdSchema, sourceSchema, timestampSchema } from "./common.js";
+import {
+  companyIdSchema,
+  modelIdSchema,
+  queryIntegerSchema,
+  sourceSchema,
+  timestampSchema,
+} from "./common.js";
 
 /**
  * Metric names the API still sends for one release after a rename, each with the name replacing it: a response
@@ -130,3 +136,115 @@ export type GetModelQuery = z.output<typeof getModelQuerySchema>;
 export type TrainRequest = z.output<typeof trainBodySchema>;
 export type TrainResponse = z.output<typeof trainResponseSchema>;
 export type PromoteRequest = z.output<typeof promoteBodySchema>;
+
+export const modelHistoryQuerySchema = z.strictObject({
+  company_id: companyIdSchema,
+  limit: queryIntegerSchema({ min: 1, max: 100, default: 20 }),
+  offset: queryIntegerSchema({ min: 0, default: 0 }),
+});
+
+export const historyArtifactSchema = z
+  .object({
+    model_id: modelIdSchema,
+    version: z.number().int(),
+    trained_at: timestampSchema,
+    metrics: modelMetricsSchema,
+    approved_from: timestampSchema
+      .nullable()
+      .describe(
+        "When the artifact last became approved; null when it never was (as far as the history tells).",
+      ),
+    approved_until: timestampSchema
+      .nullable()
+      .describe(
+        "When another artifact last replaced it as approved; null while it is approved, or never was.",
+      ),
+  })
+  .meta({ id: "HistoryArtifact" });
+
+export const modelEventSchema = z
+  .object({
+    at: timestampSchema,
+    kind: z.enum(["trained", "promoted", "rolled_back"]),
+    model_id: modelIdSchema,
+    by: z
+      .string()
+      .nullable()
+      .describe(
+        'Who acted: the partner id for API calls, "operator" for the CLI; null for events recorded before this ' +
+          "was kept. A train with auto_approve gives a trained and a promoted event at the same time.",
+      ),
+  })
+  .meta({ id: "ModelEvent" });
+
+export const modelHistoryResponseSchema = z
+  .object({
+    company_id: companyIdSchema,
+    total_artifacts: z
+      .number()
+      .int()
+      .describe("Stored artifacts in all (limit and offset page through them)."),
+    total_events: z.number().int().describe("Kept events in all (limit and offset page through them)."),
+    artifacts: z.array(historyArtifactSchema).describe("Stored artifacts, newest version first."),
+    events: z.array(modelEventSchema).describe("Slot changes, newest first."),
+  })
+  .meta({
+    id: "ModelHistory",
+    examples: [
+      {
+        company_id: "acme-eu",
+        total_artifacts: 1,
+        total_events: 2,
+        artifacts: [
+          {
+            model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+            version: 1,
+            trained_at: "2026-11-22T10:15:42.000Z",
+            metrics: { policyMargin: 51258.51, ruleMargin: 49875.62, upliftPct: 2.77 },
+            approved_from: "2026-11-22T10:20:00.000Z",
+            approved_until: null,
+          },
+        ],
+        events: [
+          {
+            at: "2026-11-22T10:20:00.000Z",
+            kind: "promoted",
+            model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+            by: "ptr_01JD2W0KQ3M4N5P6R7S8T9V0W1",
+          },
+          {
+            at: "2026-11-22T10:15:42.000Z",
+            kind: "trained",
+            model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+            by: "ptr_01JD2W0KQ3M4N5P6R7S8T9V0W1",
+          },
+        ],
+      },
+    ],
+  });
+
+export const rollbackBodySchema = z
+  .strictObject({
+    company_id: companyIdSchema,
+    model_id: modelIdSchema.describe(
+      "An artifact approved before (see GET /v2/model/history) to approve again.",
+    ),
+    expected_approved_model_id: modelIdSchema
+      .nullable()
+      .describe("The artifact approved now (read it from GET /v2/model); anything else is a 409."),
+  })
+  .meta({
+    examples: [
+      {
+        company_id: "acme-eu",
+        model_id: "mdl_01JCZZ8XH2M4N6P8R0S2T4V6W8",
+        expected_approved_model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+      },
+    ],
+  });
+
+export type ModelHistoryQuery = z.output<typeof modelHistoryQuerySchema>;
+export type ModelHistory = z.output<typeof modelHistoryResponseSchema>;
+export type ModelEvent = z.output<typeof modelEventSchema>;
+export type HistoryArtifact = z.output<typeof historyArtifactSchema>;
+export type RollbackRequest = z.output<typeof rollbackBodySchema>;

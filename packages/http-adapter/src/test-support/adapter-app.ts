@@ -110,6 +110,8 @@ function pricingService(declared: Partial<PricingService>): PricingService {
     train: unexpected("pricing.train"),
     promote: unexpected("pricing.promote"),
     getModel: unexpected("pricing.getModel"),
+    getModelHistory: unexpected("pricing.getModelHistory"),
+    rollback: unexpected("pricing.rollback"),
     ...declared,
   };
 }

@@ -16,6 +16,7 @@ import {
   startAdapterApp,
   tokens,
 } from "./adapter-app.js";
+import { memoryIdempotencyStore } from "./memory-idempotency-store.js";
 
 /**
  * The errors every route shares (bearer token, company access, body limits, failures of the service, ...) tested
@@ -271,6 +272,77 @@ export function routeErrors<I, O>(route: RouteUnderTest<I, O>) {
         const down = await send(downApp, route);
         expect(expectError(down, 503, "unavailable").message).toBe(DEFAULT_MESSAGES.unavailable);
         expect(Number(down.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      },
+    );
+  }
+
+  if (documents("idempotency_key_reused")) {
+    errors.it(
+      "idempotency_key_reused",
+      "a key replays its first answer to the same request, and refuses another request",
+      async () => {
+        const { calls, options } = recordCalls(route);
+        const store = memoryIdempotencyStore();
+        const { app } = await startAdapterApp({ ...options, idempotency: { store } });
+        const headers = { ...(await bearer()), "idempotency-key": "key-1" };
+        const first = await send(app, route, { headers });
+        expect(first.statusCode).toBe(200);
+        expect(first.headers["idempotent-replayed"]).toBeUndefined();
+        const again = await send(app, route, { headers });
+        expect(again.statusCode).toBe(200);
+        expect(again.headers["idempotent-replayed"]).toBe("true");
+        expect(again.headers["content-type"]).toBe(first.headers["content-type"]);
+        expect(again.body).toBe(first.body);
+        expect(calls).toHaveLength(1);
+        // The same body at the host-root path is another request (method, path and body make it).
+        const other = await send(app, route, { headers, url: route.url.replace(/^\/public\/v1/, "") });
+        expectError(other, 422, "idempotency_key_reused");
+        // Keys are per partner: another partner's same key is its own.
+        const foreign = await send(app, route, {
+          request: { ...route.request, company_id: OTHER_COMPANY },
+          headers: { ...(await bearer(OTHER_PARTNER)), "idempotency-key": "key-1" },
+        });
+        expect(foreign.statusCode).toBe(200);
+        expect(calls).toHaveLength(2);
+        expectError(
+          await send(app, route, { headers: { ...headers, "idempotency-key": "é".repeat(3) } }),
+          400,
+          "validation_error",
+        );
+      },
+    );
+  }
+
+  if (documents("idempotency_key_in_progress")) {
+    errors.it(
+      "idempotency_key_in_progress",
+      "the same key while the first request runs, with Retry-After; a failed first frees the key",
+      async () => {
+        let finish: (() => void) | undefined;
+        let failNext = true;
+        const { calls, options } = recordCalls(route, async () => {
+          await new Promise<void>((resolve) => {
+            finish = resolve;
+          });
+          if (failNext) throw new ApiError("unavailable");
+          return route.answer;
+        });
+        const store = memoryIdempotencyStore();
+        const { app } = await startAdapterApp({ ...options, idempotency: { store } });
+        const headers = { ...(await bearer()), "idempotency-key": "key-2" };
+        const first = send(app, route, { headers });
+        await expect.poll(() => calls.length).toBe(1);
+        const busy = await send(app, route, { headers });
+        expectError(busy, 409, "idempotency_key_in_progress");
+        expect(Number(busy.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+        finish?.();
+        expect((await first).statusCode).toBe(503);
+        // A 5xx is not the answer to keep: the retry runs.
+        failNext = false;
+        const retry = send(app, route, { headers });
+        await expect.poll(() => calls.length).toBe(2);
+        finish?.();
+        expect((await retry).statusCode).toBe(200);
       },
     );
   }

@@ -104,6 +104,22 @@ export interface BatchOutcomesTable {
   finished_at: string;
 }
 
+/** One row per partner and Idempotency-Key (migration 0006); the response columns are null while in progress. */
+export interface IdempotencyKeysTable {
+  partner_id: string;
+  idempotency_key: string;
+  fingerprint: string;
+  /** The claiming request's random id: only it renews, completes or releases the row. */
+  owner: string;
+  created_at: string;
+  expires_at: string;
+  lease_until: string;
+  response_status: number | null;
+  /** JSON object of the replayed headers. */
+  response_headers: string | null;
+  response_body: string | null;
+}
+
 export interface Database {
   partners: PartnersTable;
   key_pairs: KeyPairsTable;
@@ -114,6 +130,7 @@ export interface Database {
   runs: RunsTable;
   recommendations: RecommendationsTable;
   batch_outcomes: BatchOutcomesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -20,3 +20,22 @@ export async function postgresTestsEnabled(url = TEST_PG_URL): Promise<boolean> 
     await client.end().catch(() => undefined);
   }
 }
+
+/** A fresh schema on the test server, for one test file; `drop` removes it with everything in it. */
+export async function createTestSchema(
+  prefix: string,
+  url = TEST_PG_URL,
+): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `${prefix}_${process.pid}_${Date.now()}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create schema "${schema}"`);
+  return { schema, drop: () => run(`drop schema if exists "${schema}" cascade`) };
+}

@@ -10,6 +10,8 @@ export interface TrainCompanyPayload {
   companyId: string;
   /** Also promote the new artifact to approved, in the same commit. */
   autoApprove: boolean;
+  /** Who asked (a partner id, "operator"), recorded in the slot event. */
+  by?: string;
 }
 
 /** Progress crosses from the training thread at most this often, so a long training leaves the event loop alone. */
@@ -50,7 +52,7 @@ export async function trainCompany(
   payload: TrainCompanyPayload,
   onProgress?: (fraction: number) => void,
 ): Promise<TrainResponse> {
-  const { companyId, autoApprove } = payload;
+  const { companyId, autoApprove, by } = payload;
   const company = await findCompany(ctx, companyId);
   const settings = ctx.config.pricing;
   const store = ctx.policies.store;
@@ -74,7 +76,12 @@ export async function trainCompany(
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
       const committed = await changingSlots(() =>
-        store.commitTraining({ companyId, modelId: saved.model_id, autoApprove }),
+        store.commitTraining({
+          companyId,
+          modelId: saved.model_id,
+          autoApprove,
+          ...(by === undefined ? {} : { by }),
+        }),
       );
       ctx.metrics.sources.set(companyId, committed.slots.approved ? "approved" : "latest");
       // Housekeeping only: the store never deletes what a slot or a rollback needs, so a failure here is harmless.

@@ -1,21 +1,32 @@
-import type { PricingService } from "@pricing/http-adapter";
+import type { PricingService, RequestContext } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { computeRecommendations } from "./compute-recommendations.js";
 import { listRuns } from "./list-runs.js";
+import { modelHistory } from "./model-history.js";
 import { modelReport } from "./model-report.js";
 import { promoteModel } from "./promote-model.js";
 import { readRecommendations, readRecommendationsJson } from "./read-recommendations.js";
+import { rollbackModel } from "./rollback-model.js";
 import { trainModel } from "./train-model.js";
 
-/** The adapter's `PricingService`: each V2 route to its operation over the context. */
+function partnerOf(rc: RequestContext): { by?: string } {
+  return rc.principal ? { by: rc.principal.partnerId } : {};
+}
+
+/**
+ * The adapter's `PricingService`: each V2 route to its operation over the context. Slot changes are recorded as
+ * made by the calling partner.
+ */
 export function createPricingService(ctx: ServerContext): PricingService {
   return {
     listRuns: (input) => listRuns(ctx, input),
     getRecommendations: (input) => readRecommendations(ctx, input),
     getRecommendationsJson: (input) => readRecommendationsJson(ctx, input),
     compute: (input) => computeRecommendations(ctx, input),
-    train: (input) => trainModel(ctx, input),
-    promote: (input) => promoteModel(ctx, input),
+    train: (input, rc) => trainModel(ctx, input, partnerOf(rc)),
+    promote: (input, rc) => promoteModel(ctx, input, rc.principal?.partnerId),
     getModel: (input) => modelReport(ctx, input),
+    getModelHistory: (input) => modelHistory(ctx, input),
+    rollback: (input, rc) => rollbackModel(ctx, input, rc.principal?.partnerId),
   };
 }

@@ -1,5 +1,5 @@
 import { ApiError, type ModelReport, type PromoteRequest } from "@pricing/http-adapter";
-import { isPolicyStoreError, ModelIdStaleError } from "@pricing/policy-store";
+import { ModelIdStaleError } from "@pricing/policy-store";
 import type { ServerContext } from "../context.js";
 import { findCompany } from "./company-lookup.js";
 import { modelReport } from "./model-report.js";
@@ -8,19 +8,21 @@ import { changingSlots } from "./slot-errors.js";
 /**
  * Promotes the latest artifact to approved (`POST /v2/model/promote`, `pricing promote`): 409 `model_id_stale`
  * unless `model_id` is the current latest; 409 `slots_unreadable` when
- * the slot record does not parse; 503 with `Retry-After` while another process holds the slots.
+ * the slot record does not parse; 503 with `Retry-After` while another process holds the slots. `by` (the
+ * partner, or "operator") is recorded in the slot event.
  */
-export async function promoteModel(ctx: ServerContext, input: PromoteRequest): Promise<ModelReport> {
+export async function promoteModel(
+  ctx: ServerContext,
+  input: PromoteRequest,
+  by?: string,
+): Promise<ModelReport> {
   await findCompany(ctx, input.company_id);
   try {
-    await changingSlots(() => ctx.policies.store.promote(input.company_id, input.model_id));
+    await changingSlots(() =>
+      ctx.policies.store.promote(input.company_id, input.model_id, by === undefined ? {} : { by }),
+    );
   } catch (error) {
     if (error instanceof ModelIdStaleError) throw new ApiError("model_id_stale");
-    if (isPolicyStoreError(error) && error.code === "contention") {
-      throw new ApiError("unavailable", "The model slots are busy; retry shortly.", {
-        headers: { "Retry-After": "1" },
-      });
-    }
     throw error;
   }
   return modelReport(ctx, { company_id: input.company_id });

@@ -5,6 +5,8 @@ import { trainCompany } from "../jobs/train-company.js";
 export interface TrainModelOptions {
   /** Training progress, 0..1 (the CLI's progress bar). */
   onProgress?: (fraction: number) => void;
+  /** Who asked (a partner id, "operator"), recorded in the slot event. */
+  by?: string;
 }
 
 /**
@@ -18,7 +20,11 @@ export async function trainModel(
 ): Promise<TrainResponse> {
   return trainCompany(
     ctx,
-    { companyId: input.company_id, autoApprove: input.auto_approve },
+    {
+      companyId: input.company_id,
+      autoApprove: input.auto_approve,
+      ...(options.by === undefined ? {} : { by: options.by }),
+    },
     options.onProgress,
   );
 }

@@ -1,5 +1,6 @@
 import type { ModelReport } from "@pricing/http-adapter";
 import type { Command } from "commander";
+import { OPERATOR } from "../../services/slot-actors.js";
 import type { CliRuntime } from "../cli-runtime.js";
 
 export function modelReportLines(report: ModelReport): string[] {
@@ -23,7 +24,7 @@ export function registerPromoteCommand(program: Command, cli: CliRuntime): void 
     .action(async (opts: { company: string; model: string }, cmd: Command) => {
       const { promoteModel } = await import("../../services/promote-model.js");
       await cli.withContext(cmd, async (ctx) => {
-        const report = await promoteModel(ctx, { company_id: opts.company, model_id: opts.model });
+        const report = await promoteModel(ctx, { company_id: opts.company, model_id: opts.model }, OPERATOR);
         cli.print(cmd, report, modelReportLines(report));
       });
     });

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { OPERATOR } from "../../services/slot-actors.js";
 import type { CliRuntime } from "../cli-runtime.js";
 
 /** A one-line progress bar on stderr, redrawn in place; silent when stderr is not a terminal or with --json. */
@@ -32,7 +33,7 @@ export function registerTrainCommand(program: Command, cli: CliRuntime): void {
         const result = await trainModel(
           ctx,
           { company_id: opts.company, auto_approve: opts.autoApprove },
-          { onProgress: bar },
+          { onProgress: bar, by: OPERATOR },
         );
         bar(1);
         cli.print(cmd, result, [

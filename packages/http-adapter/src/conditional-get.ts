@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Set on GET routes whose 200 answers carry a strong ETag and honour If-None-Match with 304. */
+    etag?: boolean;
+  }
+}
+
+/**
+ * A strong entity tag of the body: the same bytes give the same tag on every replica and after a restart, and a
+ * persisted run never changes, so its tag does not either.
+ */
+export function strongEtag(body: string | Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+}
+
+const ENTITY_TAG = /(?:W\/)?"[\x21\x23-\x7E\x80-\xFF]*"/g;
+
+/**
+ * RFC 9110 §13.1.2: `*` matches any current representation; otherwise the weak comparison (an opaque tag equal
+ * whether or not either side carries `W/`) against each listed tag.
+ */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  const opaque = etag.replace(/^W\//, "");
+  for (const tag of header.match(ENTITY_TAG) ?? []) {
+    if (tag.replace(/^W\//, "") === opaque) return true;
+  }
+  return false;
+}
+
+/**
+ * ETag on each 200 of the scope's routes marked `config.etag`, and 304 Not Modified (with the ETag, no body) when
+ * If-None-Match matches it. The answer is still computed; what a match saves is the transfer and the client's
+ * parsing (reading a persisted run is itself served from the response cache).
+ */
+export function installConditionalGet(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.routeOptions.config.etag !== true || reply.statusCode !== 200) return payload;
+    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+    const etag = strongEtag(payload);
+    reply.header("etag", etag);
+    const header = request.headers["if-none-match"];
+    if (!ifNoneMatchMatches(typeof header === "string" ? header : undefined, etag)) return payload;
+    reply.code(304);
+    reply.removeHeader("content-type");
+    reply.removeHeader("content-length");
+    return null;
+  });
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startV2Harness, type V2Harness } from "./v2-harness.js";
+
+const COMPANY = "etag-co";
+
+describe("conditional GET of persisted runs on the real server", () => {
+  let h: V2Harness;
+  let token: string;
+
+  beforeAll(async () => {
+    h = await startV2Harness();
+    await h.seedCompany(COMPANY, { products: 2 });
+    token = await h.token(await h.partner([COMPANY]));
+  });
+  afterAll(async () => h?.destroy());
+
+  const getIf = (path: string, etag?: string) =>
+    fetch(`${h.url}${path}`, {
+      headers: { authorization: `Bearer ${token}`, ...(etag === undefined ? {} : { "if-none-match": etag }) },
+    });
+
+  it("304 while the run is unchanged; 200 with a new ETag after the next run", async () => {
+    expect(
+      (await h.post("/public/v1/v2/recommendations/compute", token, { company_id: COMPANY })).status,
+    ).toBe(200);
+    const paths = [
+      `/public/v1/v2/recommendations?company_id=${COMPANY}`,
+      `/public/v1/v2/runs?company_id=${COMPANY}`,
+      // The host-root duplicate answers the same bytes, so the same tag.
+      `/v2/runs?company_id=${COMPANY}`,
+    ];
+    const tags: string[] = [];
+    for (const path of paths) {
+      const first = await getIf(path);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get("etag") ?? "";
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+      tags.push(etag);
+      const again = await getIf(path, etag);
+      expect(again.status).toBe(304);
+      expect(again.headers.get("etag")).toBe(etag);
+      expect(await again.text()).toBe("");
+      expect((await getIf(path, `W/${etag}`)).status).toBe(304);
+      expect((await getIf(path, '"something-else"')).status).toBe(200);
+    }
+    expect(tags[2]).toBe(tags[1]);
+    // An older run read by runs_ago keeps its tag when newer runs arrive: persisted runs never change.
+    expect(
+      (await h.post("/public/v1/v2/recommendations/compute", token, { company_id: COMPANY })).status,
+    ).toBe(200);
+    for (const [i, path] of paths.slice(0, 2).entries()) {
+      const next = await getIf(path, tags[i]);
+      expect(next.status).toBe(200);
+      expect(next.headers.get("etag")).not.toBe(tags[i]);
+    }
+    const previous = await getIf(`/public/v1/v2/recommendations?company_id=${COMPANY}&runs_ago=1`, tags[0]);
+    expect(previous.status).toBe(304);
+  });
+});
