@@ -18,6 +18,13 @@ export {
   type StoredObject,
 } from "./object-store.js";
 export {
+  createPostgresBackend,
+  type PgClient,
+  type PgPool,
+  type PostgresBackend,
+  type PostgresBackendOptions,
+} from "./postgres-backend.js";
+export {
   type CommitTrainingInput,
   createPolicyStore,
   type PolicyStore,
@@ -50,3 +57,12 @@ export {
   SlotStateSchema,
 } from "./schemas.js";
 export type { SlotChange } from "./slots.js";
+export { createObjectStoreBackend } from "./object-store-backend.js";
+export type {
+  ArtifactBackend,
+  SlotBackend,
+  StoreBackend,
+  StoredModel,
+  StoredSlots,
+  StoredVersionClaim,
+} from "./store-backend.js";
