@@ -239,9 +239,10 @@ export async function createPostgresBackend(options: PostgresBackendOptions): Pr
   }
 
   async function blob(sha: string): Promise<Uint8Array | null> {
-    const { rows } = await pool.query<{ bytes: Uint8Array }>(`select bytes from ${t.blobs} where sha256 = $1`, [
-      sha,
-    ]);
+    const { rows } = await pool.query<{ bytes: Uint8Array }>(
+      `select bytes from ${t.blobs} where sha256 = $1`,
+      [sha],
+    );
     return bytesOf(rows[0]?.bytes);
   }
 
@@ -278,7 +279,13 @@ export async function createPostgresBackend(options: PostgresBackendOptions): Pr
         const version = Number(rows[0]?.last_version);
         await client.query(
           `insert into ${t.versions} (company_id, version, model_id, claimed_at, claim) values ($1, $2, $3, $4, $5)`,
-          [claim.company_id, version, claim.model_id, claim.claimed_at, JSON.stringify({ ...claim, version })],
+          [
+            claim.company_id,
+            version,
+            claim.model_id,
+            claim.claimed_at,
+            JSON.stringify({ ...claim, version }),
+          ],
         );
         return version;
       });

@@ -50,6 +50,8 @@ export interface Fixture {
   readPart(companyId: string, modelId: string, part: ArtifactPart): Promise<Uint8Array | null>;
   /** Overwrites a stored part behind the store's back (null deletes it), like damage on disk. */
   writePart(companyId: string, modelId: string, part: ArtifactPart, bytes: Uint8Array | null): Promise<void>;
+  /** Rows of a table of the PostgreSQL store (for what no store call shows, e.g. blobs). */
+  countRows(table: string): Promise<number>;
   /** Overwrites the slot document with any text. */
   writeSlotsText(companyId: string, text: string): Promise<void>;
   remove(): Promise<void>;
@@ -90,6 +92,9 @@ function openFileFixture(label: string, options: Omit<PolicyStoreOptions, "backe
     },
     async writeSlotsText(companyId, text) {
       writeFileSync(join(temp.dir, "companies", companyId, "slots.json"), text);
+    },
+    countRows: async () => {
+      throw new Error("the folder store has no tables");
     },
     remove: async () => temp.remove(),
   };
@@ -163,11 +168,18 @@ async function openPostgresFixture(
       try {
         await client.query("begin");
         await client.query("set local session_replication_role = replica");
-        await client.query(`delete from ${s}.policy_store_blobs where sha256 = ${target}`, [companyId, modelId]);
+        await client.query(`delete from ${s}.policy_store_blobs where sha256 = ${target}`, [
+          companyId,
+          modelId,
+        ]);
         await client.query("commit");
       } finally {
         client.release();
       }
+    },
+    async countRows(table) {
+      const rows = await query<{ n: string }>(`select count(*) as n from ${s}.${table}`, []);
+      return Number(rows[0]?.n);
     },
     async writeSlotsText(companyId, text) {
       await query(`update ${s}.policy_store_slots set state = $2 where company_id = $1`, [companyId, text]);
