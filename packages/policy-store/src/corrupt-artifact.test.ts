@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { PolicyStore } from "./policy-store.js";
-import { type ArtifactPart, backendKinds, type BackendKind, openFixture } from "./test-support/backends.js";
+import { type ArtifactPart, type BackendKind, backendKinds, openFixture } from "./test-support/backends.js";
 import { weightsFor } from "./test-support/fixtures.js";
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -17,6 +17,13 @@ export {
   type PutCondition,
   type StoredObject,
 } from "./object-store.js";
+export { createObjectStoreBackend } from "./object-store-backend.js";
+export {
+  type CommitTrainingInput,
+  createPolicyStore,
+  type PolicyStore,
+  type PolicyStoreOptions,
+} from "./policy-store.js";
 export {
   createPostgresBackend,
   type PgClient,
@@ -24,12 +31,6 @@ export {
   type PostgresBackend,
   type PostgresBackendOptions,
 } from "./postgres-backend.js";
-export {
-  type CommitTrainingInput,
-  createPolicyStore,
-  type PolicyStore,
-  type PolicyStoreOptions,
-} from "./policy-store.js";
 export type {
   ActivePolicy,
   ActiveReport,
@@ -57,7 +58,6 @@ export {
   SlotStateSchema,
 } from "./schemas.js";
 export type { SlotChange } from "./slots.js";
-export { createObjectStoreBackend } from "./object-store-backend.js";
 export type {
   ArtifactBackend,
   SlotBackend,

@@ -7,7 +7,6 @@ import { collectGarbage, type GcOptions, type GcResult } from "./garbage-collect
 import { createModelIdMinter } from "./model-ids.js";
 import type { ObjectStore } from "./object-store.js";
 import { createObjectStoreBackend } from "./object-store-backend.js";
-import type { StoreBackend } from "./store-backend.js";
 import {
   type ActiveResolution,
   createPolicyResolver,
@@ -19,6 +18,7 @@ import { type RetainOptions, type RetentionResult, retain } from "./retention.js
 import type { ArtifactRecord, SlotEvent, SlotState } from "./schemas.js";
 import { afterPromote, afterRollback, afterTraining, rollbackTarget } from "./slot-transitions.js";
 import { createSlots, type SlotChange } from "./slots.js";
+import type { StoreBackend } from "./store-backend.js";
 
 export interface PolicyStoreOptions {
   /** Where the data lives, e.g. {@link createPostgresBackend}'s; when given, `root`, `objectStore` and `fsync` are ignored. */

@@ -5,8 +5,8 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { createObjectStoreBackend } from "../object-store-backend.js";
 import { FsObjectStore } from "../fs-object-store.js";
+import { createObjectStoreBackend } from "../object-store-backend.js";
 import { createPolicyStore, type PolicyStore, type PolicyStoreOptions } from "../policy-store.js";
 import { createPostgresBackend, type PgPool } from "../postgres-backend.js";
 import type { StoreBackend } from "../store-backend.js";
