@@ -55,7 +55,13 @@ const serverSettings = {
     schema: z.string().url().optional(),
     env: "PRICING_DATABASE_URL",
     description:
-      "`postgres://...` to use PostgreSQL instead of the SQLite file (same migrations and queries)",
+      "`postgres://...` to use PostgreSQL instead of the SQLite file (same migrations and queries); the policy store's artifacts and slots then live in the same database and schema, and `PRICING_JWT_SECRET` and `PRICING_KEY_PEPPER` are required",
+  },
+  redisUrl: {
+    schema: z.string().url().optional(),
+    env: "PRICING_REDIS_URL",
+    description:
+      "`redis://...` to share the per-partner and per-key rate-limit counters between processes; unset: each process counts its own. A Redis that cannot be reached lets requests through (logged), never fails them",
   },
   host: {
     schema: z.string().min(1).default("127.0.0.1"),
@@ -81,14 +87,16 @@ const serverSettings = {
   jwtSecret: {
     schema: z.string().optional(),
     env: "PRICING_JWT_SECRET",
-    documentedDefault: "generated once into `<data dir>/jwt-secret` (one key a line), mode 0600",
+    documentedDefault:
+      "generated once into `<data dir>/jwt-secret` (one key a line), mode 0600; required with PostgreSQL",
     description:
       "HS256 keys of the bearer tokens, comma-separated, each at least 32 characters: the first signs, all verify (by `kid`); see `packages/server/README.md` to rotate",
   },
   keyPepper: {
     schema: z.string().optional(),
     env: "PRICING_KEY_PEPPER",
-    documentedDefault: "generated once into `<data dir>/key-pepper` (one key a line), mode 0600",
+    documentedDefault:
+      "generated once into `<data dir>/key-pepper` (one key a line), mode 0600; required with PostgreSQL",
     description:
       "HMAC keys of the stored secret-key hashes, comma-separated, each at least 32 characters: the first hashes new keys, each hash names its own",
   },
@@ -241,6 +249,21 @@ export const configSchema = z
   .refine((config) => config.headersTimeoutMs <= config.requestTimeoutMs, {
     path: ["requestTimeoutMs"],
     message: "must be at least headersTimeoutMs",
+  })
+  .superRefine((config, context) => {
+    if (!config.databaseUrl) return;
+    // Secrets generated into one machine's data dir would differ per replica: tokens minted on one would fail on
+    // the others, and a key hashed by one would not verify on another.
+    const missing = [
+      ["jwtSecret", "PRICING_JWT_SECRET"],
+      ["keyPepper", "PRICING_KEY_PEPPER"],
+    ].filter(([key]) => !config[key as "jwtSecret" | "keyPepper"]?.trim());
+    if (missing.length === 0) return;
+    context.addIssue({
+      code: "custom",
+      path: [missing[0]?.[0] ?? "jwtSecret"],
+      message: `PostgreSQL (PRICING_DATABASE_URL) needs the same secrets on every process: set ${missing.map(([, env]) => env).join(" and ")}`,
+    });
   })
   .refine(
     (config) =>
