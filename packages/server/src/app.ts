@@ -6,6 +6,7 @@ import { createServerContext, type ServerContext, type ServerContextOptions } fr
 import { pingDatabase } from "./db/database.js";
 import { installHttpMetrics } from "./metrics/http-metrics.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
+import { openRateLimitStore } from "./rate-limit-redis.js";
 import { createPricingService } from "./services/pricing-service.js";
 
 export interface AppOptions extends Omit<ServerContextOptions, "logger"> {
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     options.logStream ?? pino.destination({ dest: 1, sync: false }),
   );
   const ctx = await createServerContext(config, { ...options, logger });
+  const rateLimitStore = await openRateLimitStore(config, logger);
   const app: FastifyInstance = Fastify({
     ...adapterServerOptions(),
     loggerInstance: logger as FastifyBaseLogger,
@@ -84,10 +86,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       readiness: () => pingDatabase(ctx.db),
       corsOrigins: config.corsOrigins,
       rateLimits: config.rateLimits,
+      rateLimitStore: rateLimitStore.store,
     });
     await app.ready();
   } catch (error) {
     await app.close();
+    await rateLimitStore.close();
     await ctx.close();
     throw error;
   }
@@ -96,6 +100,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ctx,
     async close() {
       await app.close();
+      await rateLimitStore.close();
       await ctx.close();
     },
   };
