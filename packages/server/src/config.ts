@@ -126,7 +126,7 @@ const serverSettings = {
     documentedDefault:
       "token exchanges 30/min per key and 120/min per address; data calls 600/min per partner; computes 60/min and trainings 10/hour per partner, 2 of them in flight per partner and 4 on the server",
     description:
-      'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; keys `tokenPerKey`, `tokenPerAddress`, `dataPerPartner`, `computePerPartner`, `trainPerPartner` (`{max, windowMs}`) and `expensiveConcurrency` (`{perPartner, total}`); limits left out keep their default (counters are per process)',
+      'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; keys `tokenPerKey`, `tokenPerAddress`, `dataPerPartner`, `computePerPartner`, `trainPerPartner` (`{max, windowMs}`) and `expensiveConcurrency` (`{perPartner, total}`); limits left out keep their default (counters are per process unless `redisUrl` is set; the in-flight caps are always per process)',
   },
   headersTimeoutMs: {
     schema: z.number().int().min(1).max(600_000).default(10_000),
@@ -233,7 +233,7 @@ const pricingSettings = {
     schema: z.string().min(1).optional(),
     env: "PRICING_ARTIFACTS_DIR",
     documentedDefault: "`<data dir>/artifacts`",
-    description: "the policy store's folder",
+    description: "the policy store's folder (with `databaseUrl`, the store lives in the database instead)",
   },
 } satisfies Record<string, SettingSpec>;
 
