@@ -141,7 +141,7 @@ export async function createServerContext(
 ): Promise<ServerContext> {
   const clock = options.clock ?? systemClock;
   const db = options.db ?? createDatabase({ ...config, pgSchema: options.pgSchema });
-  let closeStore = async () => undefined as void;
+  let closeStore: () => Promise<void> = async () => undefined;
   try {
     if (options.migrate !== false) await migrateToLatest(db);
     const pepper = keyRing("pepper", loadOrCreateSecrets(config.dataDir, "key-pepper", config.keyPepper));
