@@ -238,21 +238,14 @@ export async function createPostgresBackend(options: PostgresBackendOptions): Pr
     );
   }
 
-  async function blob(sha: string): Promise<Uint8Array | null> {
-    const { rows } = await pool.query<{ bytes: Uint8Array }>(
-      `select bytes from ${t.blobs} where sha256 = $1`,
-      [sha],
-    );
-    return bytesOf(rows[0]?.bytes);
-  }
-
-  /** The artifact row's blob names, or null when the model has no row. */
-  async function blobNames(companyId: string, modelId: string) {
-    const { rows } = await pool.query<{ manifest_sha256: string; weights_sha256: string }>(
-      `select manifest_sha256, weights_sha256 from ${t.artifacts} where company_id = $1 and model_id = $2`,
+  /** The bytes of the model's manifest or weights blob, in one round trip; null without the artifact row. */
+  async function part(companyId: string, modelId: string, column: "manifest_sha256" | "weights_sha256") {
+    const { rows } = await pool.query<{ bytes: Uint8Array | null }>(
+      `select b.bytes from ${t.artifacts} a left join ${t.blobs} b on b.sha256 = a.${column}
+       where a.company_id = $1 and a.model_id = $2`,
       [companyId, modelId],
     );
-    return rows[0] ?? null;
+    return bytesOf(rows[0]?.bytes);
   }
 
   /** Retries a transaction that lost a race with a deletion of a blob it relies on (a foreign key violation). */
@@ -343,15 +336,8 @@ export async function createPostgresBackend(options: PostgresBackendOptions): Pr
       }
     },
 
-    async readManifest(companyId, modelId) {
-      const names = await blobNames(companyId, modelId);
-      return names === null ? null : blob(names.manifest_sha256);
-    },
-
-    async readWeights(companyId, modelId) {
-      const names = await blobNames(companyId, modelId);
-      return names === null ? null : blob(names.weights_sha256);
-    },
+    readManifest: (companyId, modelId) => part(companyId, modelId, "manifest_sha256"),
+    readWeights: (companyId, modelId) => part(companyId, modelId, "weights_sha256"),
 
     async listModels(companyId) {
       // Artifacts are written in one transaction: there are no parts of interrupted saves to report.
