@@ -191,13 +191,4 @@ describe.runIf(await postgresReachable())("two API replicas on one PostgreSQL sc
     expect(await a.ctx.policies.store.checkConsistency("shared")).toEqual({ ok: true, problems: [] });
     expect(await b.ctx.policies.store.gc({ dryRun: true })).toMatchObject({ artifacts: [], lock_files: [] });
   }, 120_000);
-
-  it("refuses to start a replica without the shared secrets, naming the missing settings", () => {
-    expect(() => loadConfig({}, { dataDir: tmpdir(), databaseUrl: PG_URL })).toThrow(
-      /PRICING_JWT_SECRET and PRICING_KEY_PEPPER/,
-    );
-    expect(() =>
-      loadConfig({}, { dataDir: tmpdir(), databaseUrl: PG_URL, jwtSecret: SECRETS.jwtSecret }),
-    ).toThrow(/set PRICING_KEY_PEPPER$/);
-  });
 });
