@@ -113,6 +113,6 @@ describe.each(await backendKinds())(
       expect(new Set(bumps.map((l) => l.from)).size).toBe(bumps.length);
       // The run really contended: some compare-and-sets lost and were retried.
       expect(bumps.some((l) => (l.losses ?? 0) > 0) || promotes.some((l) => l.result === "noop")).toBe(true);
-    });
+    }, 120_000);
   },
 );
