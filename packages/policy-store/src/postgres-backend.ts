@@ -126,7 +126,11 @@ export async function createPostgresBackend(options: PostgresBackendOptions): Pr
     pool = options.pool;
   } else if (options.connectionString !== undefined) {
     const pg = (await import("pg")).default;
-    pool = new pg.Pool({ connectionString: options.connectionString, max: 5 }) as unknown as PgPool;
+    const own = new pg.Pool({ connectionString: options.connectionString, max: 5 });
+    // An idle connection the server drops (a restart, a failover) is an 'error' event that would otherwise end the
+    // process; the pool replaces the connection and the next query reports any lasting failure.
+    own.on("error", () => undefined);
+    pool = own as unknown as PgPool;
     owned = true;
   } else {
     throw new PolicyStoreError("invalid_input", "createPostgresBackend needs pool or connectionString");
