@@ -29,7 +29,13 @@ export type { OpenApiOptions } from "./openapi.js";
 export { API_VERSION } from "./openapi.js";
 export { renderOpenApiDocument } from "./openapi-document.js";
 export { adapterServerOptions, DEFAULT_BODY_LIMIT, type PricingApiOptions, pricingApi } from "./plugin.js";
-export { type RateLimits, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
+export {
+  type RateLimitRedis,
+  type RateLimits,
+  type RateLimitsInput,
+  rateLimitsSchema,
+  type SharedRateLimitStore,
+} from "./rate-limits.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/model.js";

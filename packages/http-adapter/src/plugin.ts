@@ -10,7 +10,14 @@ import { installErrorHandling, replyWithError } from "./error-handler.js";
 import { installConcurrencyCap, partnerLimitOf } from "./expensive-operations.js";
 import { type IdempotencyOptions, installIdempotency } from "./idempotency.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
-import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
+import {
+  createRateLimitCheck,
+  createStoreHealth,
+  type RateLimitsInput,
+  rateLimitStoreOptions,
+  rateLimitsSchema,
+  type SharedRateLimitStore,
+} from "./rate-limits.js";
 import { registerAuthToken } from "./routes/auth-token.js";
 import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
 import { registerGetModel } from "./routes/get-model.js";
@@ -34,6 +41,11 @@ export interface PricingApiOptions {
   /** Exact origins allowed cross-origin; empty or absent means no CORS headers at all. `*` is refused. */
   corsOrigins?: readonly string[];
   rateLimits?: RateLimitsInput;
+  /**
+   * Where the per-key, per-address and per-partner counters live: absent, in this process's memory; with a Redis
+   * client, shared by every process on it. The in-flight caps of compute and train stay per process either way.
+   */
+  rateLimitStore?: SharedRateLimitStore;
   openapi?: OpenApiOptions;
   /** Largest JSON body in bytes; default 64 KiB. */
   bodyLimit?: number;
@@ -109,28 +121,34 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
       maxAge: 600,
     });
   }
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, rateLimitStoreOptions(options.rateLimitStore));
   await registerOpenApi(app, options.openapi ?? {});
 
+  const storeHealth = createStoreHealth();
   const deps: Omit<RouteDeps, "hidden"> = {
     auth: options.auth,
     pricing: options.pricing,
     bodyLimit,
     limits,
     tokenLimits: {
-      perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`),
-      perKey: createRateLimitCheck(app, limits.tokenPerKey, (r) => {
-        const body = r.body as { access_key?: unknown } | undefined;
-        return typeof body?.access_key === "string" ? `key:${body.access_key}` : undefined;
-      }),
+      perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`, storeHealth),
+      perKey: createRateLimitCheck(
+        app,
+        limits.tokenPerKey,
+        (r) => {
+          const body = r.body as { access_key?: unknown } | undefined;
+          return typeof body?.access_key === "string" ? `key:${body.access_key}` : undefined;
+        },
+        storeHealth,
+      ),
     },
   };
   const perPartner = (prefix: string) => (r: FastifyRequest) =>
     r.principal ? `${prefix}:${r.principal.partnerId}` : undefined;
   const partnerLimit = partnerLimitOf({
-    data: createRateLimitCheck(app, limits.dataPerPartner, perPartner("partner")),
-    compute: createRateLimitCheck(app, limits.computePerPartner, perPartner("compute")),
-    train: createRateLimitCheck(app, limits.trainPerPartner, perPartner("train")),
+    data: createRateLimitCheck(app, limits.dataPerPartner, perPartner("partner"), storeHealth),
+    compute: createRateLimitCheck(app, limits.computePerPartner, perPartner("compute"), storeHealth),
+    train: createRateLimitCheck(app, limits.trainPerPartner, perPartner("train"), storeHealth),
   });
 
   const v2 = (hidden: boolean) => async (scope: FastifyInstance) => {

@@ -34,13 +34,67 @@ export type RateLimitsInput = z.input<typeof rateLimitsSchema>;
 export type RateLimitCheck = (request: FastifyRequest) => Promise<void>;
 
 /**
+ * The part of an ioredis client @fastify/rate-limit's Redis store uses (it defines its Lua scripts as commands).
+ * The host owns the client: it connects and quits it.
+ */
+export interface RateLimitRedis {
+  defineCommand(name: string, definition: { numberOfKeys?: number; lua: string }): void;
+}
+
+/** Counters shared by every process using the same Redis (and `nameSpace`), instead of each process's memory. */
+export interface SharedRateLimitStore {
+  redis: RateLimitRedis;
+  /** Prefix of the counters' keys; default `pricing-rate-limit:`. */
+  nameSpace?: string;
+}
+
+/** Options of @fastify/rate-limit's registration: counters in memory, or in Redis when a store is given. */
+export function rateLimitStoreOptions(store: SharedRateLimitStore | undefined): Record<string, unknown> {
+  if (store === undefined) return { global: false };
+  return { global: false, redis: store.redis, nameSpace: store.nameSpace ?? "pricing-rate-limit:" };
+}
+
+/** What a check does when the counters' store fails: lets the request through, and says so in the log. */
+export type StoreFailure = (request: FastifyRequest, error: unknown) => void;
+/** What a check does when the store answers: ends an outage. */
+export interface StoreHealth {
+  failed: StoreFailure;
+  answered(): void;
+}
+
+/**
+ * One warning when the store starts failing and then one per 1,000 requests let through: a log line per request
+ * would flood the log exactly when the operator needs to read it.
+ */
+export function createStoreHealth(): StoreHealth {
+  let unlimited = 0;
+  return {
+    failed(request, error) {
+      if (unlimited % 1000 === 0) {
+        request.log.warn(
+          { err: error, unlimited_requests: unlimited + 1 },
+          "rate-limit store unreachable: requests pass unlimited until it answers again",
+        );
+      }
+      unlimited += 1;
+    },
+    answered() {
+      unlimited = 0;
+    },
+  };
+}
+
+/**
  * A limiter as a plain async check. @fastify/rate-limit's own route hook skips every limiter after the first on a
  * request, and the token route needs two (per address before the body, per key after it), so we drive its store.
+ * When the store fails (a Redis that is down), the request goes through unlimited and a warning is logged: an
+ * outage of the counters must not become an outage of the API.
  */
 export function createRateLimitCheck(
   app: FastifyInstance,
   limit: { max: number; windowMs: number },
   keyOf: (request: FastifyRequest) => string | undefined,
+  health: StoreHealth = createStoreHealth(),
 ): RateLimitCheck {
   const limiter = app.createRateLimit({
     max: limit.max,
@@ -49,7 +103,14 @@ export function createRateLimitCheck(
   });
   return async (request) => {
     if (keyOf(request) === undefined) return;
-    const result = await limiter(request);
+    let result: Awaited<ReturnType<typeof limiter>>;
+    try {
+      result = await limiter(request);
+    } catch (error) {
+      health.failed(request, error);
+      return;
+    }
+    health.answered();
     if (result.isAllowed || !result.isExceeded) return;
     throw new ApiError("rate_limited", undefined, {
       headers: { "retry-after": String(Math.max(1, result.ttlInSeconds)) },

@@ -1,12 +1,13 @@
 /**
- * Measures the policy store's operations on a real folder and prints a table (median and p95 in ms).
+ * Measures the policy store's operations on a real folder, and on PostgreSQL when `PRICING_TEST_PG_URL` is set (in
+ * a schema of its own, dropped after), and prints a table (median and p95 in ms).
  * Bounded: a few hundred operations, a few seconds. Usage: npx tsx packages/policy-store/examples/measure-store.ts
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import seedrandom from "seedrandom";
-import { createPolicyStore } from "../src/index.js";
+import { createPolicyStore, createPostgresBackend, type PolicyStore } from "../src/index.js";
 
 const ROUNDS = 60;
 const WEIGHT_BYTES = 256 * 1024;
@@ -21,11 +22,12 @@ async function timed(samples: number[], fn: () => Promise<unknown>): Promise<voi
   samples.push(Number(process.hrtime.bigint() - start) / 1e6);
 }
 
-async function measure(fsync: boolean): Promise<[string, number[]][]> {
-  const dir = mkdtempSync(join(tmpdir(), "policy-store-measure-"));
+async function measure(
+  open: () => Promise<{ store: PolicyStore; remove: () => Promise<void> }>,
+): Promise<[string, number[]][]> {
   const rng = seedrandom("measure-store");
   const weights = new Uint8Array(WEIGHT_BYTES).map(() => Math.floor(rng() * 256));
-  const store = createPolicyStore({ root: dir, fsync });
+  const { store, remove } = await open();
   const save: number[] = [];
   const commit: number[] = [];
   const promote: number[] = [];
@@ -47,7 +49,7 @@ async function measure(fsync: boolean): Promise<[string, number[]][]> {
       await timed(resolve, () => store.resolveActive("acme"));
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await remove();
   }
   return [
     ["save (256 KiB weights)", save],
@@ -59,9 +61,38 @@ async function measure(fsync: boolean): Promise<[string, number[]][]> {
   ];
 }
 
-for (const fsync of [true, false]) {
-  const rows = await measure(fsync);
-  console.log(`\npolicy-store on a local folder, fsync ${fsync ? "on" : "off"}, ${ROUNDS} rounds`);
+const folder = (fsync: boolean) => async () => {
+  const dir = mkdtempSync(join(tmpdir(), "policy-store-measure-"));
+  return {
+    store: createPolicyStore({ root: dir, fsync }),
+    remove: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+};
+const postgres = (url: string) => async () => {
+  const schema = `policy_store_measure_${process.pid}`;
+  const backend = await createPostgresBackend({ connectionString: url, schema });
+  const pg = (await import("pg")).default;
+  return {
+    store: createPolicyStore({ backend }),
+    async remove() {
+      await backend.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    },
+  };
+};
+const runs: [string, () => Promise<{ store: PolicyStore; remove: () => Promise<void> }>][] = [
+  ["a local folder, fsync on", folder(true)],
+  ["a local folder, fsync off", folder(false)],
+];
+const pgUrl = process.env.PRICING_TEST_PG_URL;
+if (pgUrl) runs.push([`PostgreSQL (${new URL(pgUrl).host})`, postgres(pgUrl)]);
+
+for (const [label, open] of runs) {
+  const rows = await measure(open);
+  console.log(`\npolicy-store on ${label}, ${ROUNDS} rounds`);
   console.log("| operation | median ms | p95 ms |");
   console.log("|---|---:|---:|");
   for (const [name, samples] of rows) {

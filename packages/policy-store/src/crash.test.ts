@@ -1,30 +1,26 @@
-import { join } from "node:path";
 import seedrandom from "seedrandom";
 import { afterAll, describe, expect, it } from "vitest";
-import { FsObjectStore } from "./fs-object-store.js";
-import { createPolicyStore } from "./policy-store.js";
+import { type BackendKind, backendKinds, type Fixture, openFixture } from "./test-support/backends.js";
 import { finished, printed, spawnTsx, supportScript } from "./test-support/spawn-tsx.js";
-import { makeTempDir } from "./test-support/temp-dir.js";
 
 const KILLS = 50;
 /** Two folders crashed side by side (one per core); each sees KILLS / LANES kills in sequence. */
 const LANES = 2;
 
-/** Crashes a victim on `root` `kills` times and checks the store after each; returns what it saw. */
-async function crashLane(root: string, lane: number, kills: number) {
+/** Crashes a victim on the fixture's store `kills` times and checks the store after each; returns what it saw. */
+async function crashLane(fixture: Fixture, lane: number, kills: number) {
   const rng = seedrandom(`policy-store-crash-test-${lane}`);
-  const objects = new FsObjectStore({ root });
-  const claims = new Map<string, string>();
+  const claims = new Map<number, string>();
   let lastRevision = 0;
   let lastHistory: string[] = [];
   const modes: string[] = [];
 
   for (let kill = 0; kill < kills; kill += 1) {
-    // Half the kills land on an exact write step (lock taken, temp written, synced, renamed, dir synced),
-    // half at a random time, wherever the process happens to be.
+    // Half the kills land on an exact write step (folder: lock taken, temp written, synced, renamed, dir synced;
+    // PostgreSQL: before any statement, mid-transaction included), half at a random time.
     const mode = rng() < 0.5 ? `step:${1 + Math.floor(rng() * 120)}` : "timer";
     modes.push(mode);
-    const child = spawnTsx(supportScript("crash-worker.ts"), [root, `${lane}-${kill}`, mode]);
+    const child = spawnTsx(supportScript("crash-worker.ts"), [fixture.spec, `${lane}-${kill}`, mode]);
     const done = finished(child);
     if (mode === "timer") {
       await printed(child, "ready");
@@ -35,18 +31,17 @@ async function crashLane(root: string, lane: number, kills: number) {
     expect(result.stderr, result.stderr).toBe("");
     expect(result.signal).toBe("SIGKILL");
 
-    const store = createPolicyStore({ root });
+    const store = fixture.store;
     expect(await store.checkConsistency("acme")).toEqual({ ok: true, problems: [] });
     const active = await store.resolveActive("acme");
     expect(active.fallback_reason === null || active.fallback_reason === "no_artifact").toBe(true);
 
     // A version, once claimed by a model, stays that model's.
-    for (const key of await objects.list("companies/acme/versions/")) {
-      const claim = JSON.parse(new TextDecoder().decode((await objects.get(key))?.body)) as {
-        model_id: string;
-      };
-      expect(claims.get(key) ?? claim.model_id).toBe(claim.model_id);
-      claims.set(key, claim.model_id);
+    for (const { version, claim } of await fixture.backend.artifacts.versionClaims("acme")) {
+      expect(claim).not.toBeNull();
+      const modelId = claim?.model_id ?? "";
+      expect(claims.get(version ?? 0) ?? modelId).toBe(modelId);
+      claims.set(version ?? 0, modelId);
     }
     // Slot history only ever grows by appending.
     const slots = await store.getSlots("acme");
@@ -59,21 +54,60 @@ async function crashLane(root: string, lane: number, kills: number) {
   return { versions: claims.size, revision: lastRevision, modes };
 }
 
-describe("crash: SIGKILL at random points of save, commit and promote", () => {
-  const temp = makeTempDir("crash");
-  afterAll(() => temp.remove());
+describe.each(await backendKinds())(
+  "crash: SIGKILL at random points of save, commit and promote (%s)",
+  (kind: BackendKind) => {
+    const fixtures: Fixture[] = [];
+    afterAll(async () => {
+      for (const fixture of fixtures) await fixture.remove();
+    });
 
-  it(`reopens consistent after each of ${KILLS} kills, never reusing a version`, async () => {
-    const lanes = await Promise.all(
-      Array.from({ length: LANES }, (_, lane) =>
-        crashLane(join(temp.dir, `store-${lane}`), lane, KILLS / LANES),
-      ),
-    );
-    // The run exercised the store: many versions, slot changes, and both kinds of kill.
-    for (const lane of lanes) {
-      expect(lane.versions).toBeGreaterThan(KILLS / LANES);
-      expect(lane.revision).toBeGreaterThan(KILLS / LANES);
-      expect(new Set(lane.modes.map((m) => m.slice(0, 4))).size).toBe(2);
+    it(`reopens consistent after each of ${KILLS} kills, never reusing a version`, async () => {
+      for (let lane = 0; lane < LANES; lane += 1) fixtures.push(await openFixture(kind, `crash${lane}`));
+      const lanes = await Promise.all(
+        fixtures.map((fixture, lane) => crashLane(fixture, lane, KILLS / LANES)),
+      );
+      // The run exercised the store: many versions, slot changes, and both kinds of kill.
+      for (const lane of lanes) {
+        expect(lane.versions).toBeGreaterThan(KILLS / LANES);
+        expect(lane.revision).toBeGreaterThan(KILLS / LANES);
+        expect(new Set(lane.modes.map((m) => m.slice(0, 4))).size).toBe(2);
+      }
+      // 50 child processes: about 20 s alone, three times that while the rest of the suite shares the cores.
+    }, 240_000);
+  },
+);
+
+describe.runIf((await backendKinds()).includes("postgres"))("crash inside a PostgreSQL save", () => {
+  it("leaves no trace of the artifact when killed before its transaction commits, only the burnt version", async () => {
+    const fixture = await openFixture("postgres", "halfsave");
+    try {
+      // Seed 1 reads the slots (1 statement), claims a version (4), then writes the artifact: begin, manifest
+      // blob, weights blob, artifact row, commit. Statement 10 is that commit: both blobs and the row are sent.
+      const result = await finished(
+        spawnTsx(supportScript("crash-worker.ts"), [fixture.spec, "1", "step:10"]),
+      );
+      expect(result.signal).toBe("SIGKILL");
+      const claims = await fixture.backend.artifacts.versionClaims("acme");
+      expect(claims.map((c) => c.version)).toEqual([1]);
+      const modelId = claims[0]?.claim?.model_id ?? "";
+      expect(await fixture.store.listVersions("acme")).toEqual([]);
+      expect(await fixture.backend.artifacts.listModels("acme")).toEqual([]);
+      await expect(fixture.store.loadArtifact("acme", modelId)).rejects.toMatchObject({
+        code: "unknown_model",
+      });
+      expect(await fixture.countRows("policy_store_blobs")).toBe(0);
+      expect(await fixture.countRows("policy_store_artifacts")).toBe(0);
+      expect(await fixture.store.checkConsistency("acme")).toEqual({ ok: true, problems: [] });
+      // The next save takes the next version: the burnt one is never reused.
+      const next = await fixture.store.save({
+        companyId: "acme",
+        manifest: {},
+        weights: new Uint8Array([1]),
+      });
+      expect(next.version).toBe(2);
+    } finally {
+      await fixture.remove();
     }
   });
 });

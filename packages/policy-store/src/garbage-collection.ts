@@ -1,7 +1,6 @@
 import type { Artifacts } from "./artifacts.js";
 import { PolicyStoreError } from "./errors.js";
 import { mintedAt } from "./model-ids.js";
-import type { ObjectStore } from "./object-store.js";
 import type { SlotState } from "./schemas.js";
 import { neededModels } from "./slot-history.js";
 import type { Slots } from "./slots.js";
@@ -43,7 +42,7 @@ export async function collectGarbage(
     artifacts: Artifacts;
     backend: ArtifactBackend;
     listCompanies: () => Promise<string[]>;
-    objects: ObjectStore;
+    sweepStaleLocks: (options: { dryRun: boolean }) => Promise<string[]>;
     clock: () => Date;
   },
   { dryRun = false, minAgeMs = 3_600_000 }: GcOptions = {},
@@ -77,6 +76,6 @@ export async function collectGarbage(
       result.artifacts.push({ company_id: companyId, model_id: modelId, complete });
     }
   }
-  result.lock_files = (await deps.objects.sweepStaleLocks?.({ dryRun })) ?? [];
+  result.lock_files = await deps.sweepStaleLocks({ dryRun });
   return result;
 }

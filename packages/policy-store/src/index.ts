@@ -18,6 +18,7 @@ export {
   type PutCondition,
   type StoredObject,
 } from "./object-store.js";
+export { createObjectStoreBackend } from "./object-store-backend.js";
 export {
   type CommitTrainingInput,
   createPolicyStore,
@@ -25,6 +26,13 @@ export {
   type PolicyStoreOptions,
   type RollbackOptions,
 } from "./policy-store.js";
+export {
+  createPostgresBackend,
+  type PgClient,
+  type PgPool,
+  type PostgresBackend,
+  type PostgresBackendOptions,
+} from "./postgres-backend.js";
 export type {
   ActivePolicy,
   ActiveReport,
@@ -53,3 +61,11 @@ export {
 } from "./schemas.js";
 export { type ApprovalPeriod, approvalPeriods } from "./slot-history.js";
 export type { SlotChange } from "./slots.js";
+export type {
+  ArtifactBackend,
+  SlotBackend,
+  StoreBackend,
+  StoredModel,
+  StoredSlots,
+  StoredVersionClaim,
+} from "./store-backend.js";

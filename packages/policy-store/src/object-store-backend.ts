@@ -125,6 +125,7 @@ export function createObjectStoreBackend(objects: ObjectStore): StoreBackend {
   return {
     slots,
     artifacts,
+    sweepStaleLocks: async (options) => (await objects.sweepStaleLocks?.(options)) ?? [],
     async listCompanies() {
       const companies = new Set<string>();
       for (const key of await objects.list(COMPANIES_PREFIX)) {

@@ -18,8 +18,11 @@ import { type RetainOptions, type RetentionResult, retain } from "./retention.js
 import type { ArtifactRecord, SlotEvent, SlotState } from "./schemas.js";
 import { afterPromote, afterRollback, afterTraining, rollbackTarget } from "./slot-transitions.js";
 import { createSlots, type SlotChange } from "./slots.js";
+import type { StoreBackend } from "./store-backend.js";
 
 export interface PolicyStoreOptions {
+  /** Where the data lives, e.g. {@link createPostgresBackend}'s; when given, `root`, `objectStore` and `fsync` are ignored. */
+  backend?: StoreBackend;
   /** Folder of the default filesystem object store (ignored when `objectStore` is given). */
   root?: string;
   /** Storage to use instead of a folder, e.g. an S3-compatible implementation. */
@@ -102,7 +105,8 @@ export interface PolicyStore {
 }
 
 /**
- * Opens a policy store on a folder (`root`) or on any {@link ObjectStore}.
+ * Opens a policy store on a folder (`root`), on any {@link ObjectStore}, or on a {@link StoreBackend} such as
+ * PostgreSQL's (`createPostgresBackend`).
  *
  * @example
  * const store = createPolicyStore({ root: "./data/artifacts" });
@@ -112,8 +116,7 @@ export interface PolicyStore {
  * const active = await store.resolveActive("acme"); // source "approved"
  */
 export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
-  const objects = openObjectStore(options);
-  const backend = createObjectStoreBackend(objects);
+  const backend = options.backend ?? createObjectStoreBackend(openObjectStore(options));
   const clock = options.clock ?? (() => new Date());
   const now = () => clock().toISOString();
   const slots = createSlots(backend.slots, { historyLimit: options.historyLimit ?? 1000 });
@@ -176,7 +179,14 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
     checkConsistency: async (companyId) => checkConsistency(deps, company(companyId)),
     listCompanies: () => backend.listCompanies(),
     gc: async (gcOptions) =>
-      collectGarbage({ ...deps, objects, listCompanies: () => backend.listCompanies() }, gcOptions),
+      collectGarbage(
+        {
+          ...deps,
+          listCompanies: () => backend.listCompanies(),
+          sweepStaleLocks: (sweep) => backend.sweepStaleLocks?.(sweep) ?? Promise.resolve([]),
+        },
+        gcOptions,
+      ),
   };
 }
 

@@ -1,13 +1,12 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoadedArtifact } from "./artifacts.js";
 import type { PolicyStore } from "./policy-store.js";
-import { openTempStore, weightsFor } from "./test-support/fixtures.js";
+import { type BackendKind, backendKinds, openFixture } from "./test-support/backends.js";
+import { weightsFor } from "./test-support/fixtures.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
 /** A loaded value that records whether it was disposed. */
@@ -16,8 +15,8 @@ interface Loaded {
   disposed: boolean;
 }
 
-async function setUp() {
-  const opened = openTempStore("resolver");
+async function setUp(kind: BackendKind) {
+  const opened = await openFixture(kind, "resolver");
   cleanups.push(opened.remove);
   const store: PolicyStore = opened.store;
   const train = async (companyId: string, label: string, autoApprove: boolean) => {
@@ -29,10 +28,7 @@ async function setUp() {
     await store.commitTraining({ companyId, modelId: saved.model_id, autoApprove });
     return saved.model_id;
   };
-  const weightsFile = (companyId: string, modelId: string) =>
-    join(opened.dir, "companies", companyId, "artifacts", modelId, "weights.bin");
-  const slotsFile = (companyId: string) => join(opened.dir, "companies", companyId, "slots.json");
-  return { store, train, weightsFile, slotsFile };
+  return { store, train, fixture: opened };
 }
 
 /** A loader counting its calls, refusing the labels in `refuse` (like an engine that cannot rebuild them). */
@@ -50,9 +46,9 @@ function loader(refuse: Set<string> = new Set()) {
   return { calls, load, dispose };
 }
 
-describe("createResolver", () => {
+describe.each(await backendKinds())("createResolver on the %s backend", (kind) => {
   it("falls through approved -> latest -> rule when the loader refuses, saying why", async () => {
-    const { store, train } = await setUp();
+    const { store, train } = await setUp(kind);
     const approvedId = await train("acme", "approved", true);
     const latestId = await train("acme", "latest", false);
     const refuse = new Set(["approved"]);
@@ -80,7 +76,7 @@ describe("createResolver", () => {
   });
 
   it("loads each model once, yet notices an artifact damaged after it was cached", async () => {
-    const { store, train, weightsFile } = await setUp();
+    const { store, train, fixture } = await setUp(kind);
     const approvedId = await train("acme", "approved", true);
     const latestId = await train("acme", "latest", false);
     const { calls, load, dispose } = loader();
@@ -90,10 +86,9 @@ describe("createResolver", () => {
     expect(second.active.policy).toBe(first.active.policy);
     expect(calls).toEqual(["approved"]);
 
-    const file = weightsFile("acme", approvedId);
-    const bytes = readFileSync(file);
+    const bytes = (await fixture.readPart("acme", approvedId, "weights")) ?? new Uint8Array();
     bytes[0] = (bytes[0] ?? 0) ^ 0xff;
-    writeFileSync(file, bytes);
+    await fixture.writePart("acme", approvedId, "weights", bytes);
     const third = await resolver.resolve("acme");
     expect(third.active).toMatchObject({ source: "latest", modelId: latestId });
     expect(third.report.fallback_reason).toBe("artifact_unreadable");
@@ -102,7 +97,7 @@ describe("createResolver", () => {
   });
 
   it("keeps at most cacheSize values, disposing the least recently used, and disposes the rest on close", async () => {
-    const { store, train } = await setUp();
+    const { store, train } = await setUp(kind);
     for (const company of ["a", "b", "c"]) await train(company, company, true);
     const { calls, load, dispose } = loader();
     const resolver = store.createResolver({ load, dispose, cacheSize: 2 });
@@ -121,7 +116,7 @@ describe("createResolver", () => {
   });
 
   it("reports artifact_incompatible when the loader refuses with that code, apart from unreadable", async () => {
-    const { store, train } = await setUp();
+    const { store, train } = await setUp(kind);
     const approvedId = await train("acme", "old-engine", true);
     const latestId = await train("acme", "latest", false);
     const resolver = store.createResolver({
@@ -144,9 +139,9 @@ describe("createResolver", () => {
   });
 
   it("serves the rule with slots_unreadable when the slot record does not parse, and refuses to change it", async () => {
-    const { store, train, slotsFile } = await setUp();
+    const { store, train, fixture } = await setUp(kind);
     await train("acme", "approved", true);
-    writeFileSync(slotsFile("acme"), '{"company_id":"acme","revision":');
+    await fixture.writeSlotsText("acme", '{"company_id":"acme","revision":');
     const resolver = store.createResolver(loader());
     const { active, report } = await resolver.resolve("acme");
     expect(active).toEqual({ source: "rule", modelId: null, policy: null });

@@ -3,14 +3,17 @@ import type { ArtifactRecord, SlotState, VersionClaim } from "./schemas.js";
 /**
  * Where a policy store keeps its data. Everything above this seam (ids, versions' meaning, hash checks, slot
  * transitions, the source rule, retention) is backend-independent; a backend only stores and compare-and-sets.
- * The folder / S3 implementation is {@link createObjectStoreBackend}; a database backend implements the same two
- * interfaces (slot document as a row with a revision column, artifacts as rows with a unique version per company).
+ * The folder / S3 implementation is {@link createObjectStoreBackend}; the PostgreSQL one is
+ * {@link createPostgresBackend} (slot document as a row with a revision column, artifacts as rows with a unique
+ * version per company).
  */
 export interface StoreBackend {
   readonly slots: SlotBackend;
   readonly artifacts: ArtifactBackend;
   /** Company ids with anything stored (slots or artifacts), sorted. */
   listCompanies(): Promise<string[]>;
+  /** Removes lock files whose holder died (stores that lock with files); returns their paths. */
+  sweepStaleLocks?(options: { dryRun: boolean }): Promise<string[]>;
 }
 
 /** The company's slot document, and the opaque tag a compare-and-set must present to replace it. */

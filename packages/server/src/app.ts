@@ -6,6 +6,7 @@ import { createServerContext, type ServerContext, type ServerContextOptions } fr
 import { pingDatabase } from "./db/database.js";
 import { installHttpMetrics } from "./metrics/http-metrics.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
+import { openRateLimitStore } from "./rate-limit-redis.js";
 import { createPricingService } from "./services/pricing-service.js";
 
 export interface AppOptions extends Omit<ServerContextOptions, "logger"> {
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     options.logStream ?? pino.destination({ dest: 1, sync: false }),
   );
   const ctx = await createServerContext(config, { ...options, logger });
+  const rateLimitStore = await openRateLimitStore(config, logger);
   const app: FastifyInstance = Fastify({
     ...adapterServerOptions(),
     loggerInstance: logger as FastifyBaseLogger,
@@ -85,10 +87,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       corsOrigins: config.corsOrigins,
       rateLimits: config.rateLimits,
       idempotency: { store: ctx.repositories.idempotencyKeys, clock: ctx.clock },
+      rateLimitStore: rateLimitStore.store,
     });
     await app.ready();
   } catch (error) {
     await app.close();
+    await rateLimitStore.close();
     await ctx.close();
     throw error;
   }
@@ -97,6 +101,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ctx,
     async close() {
       await app.close();
+      await rateLimitStore.close();
       await ctx.close();
     },
   };

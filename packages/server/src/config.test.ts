@@ -131,3 +131,28 @@ describe("overrideConfig", () => {
     expect(() => overrideConfig(config, { pricing: { runsKeep: 0 } })).toThrow(/pricing\.runsKeep/);
   });
 });
+
+describe("secrets with PostgreSQL", () => {
+  const url = "postgres://db.example/pricing";
+  const secret = "a-shared-secret-of-at-least-32-characters";
+
+  it("refuses a PostgreSQL URL without both shared secrets, naming what is missing", () => {
+    expect(() => loadConfig({ PRICING_DATABASE_URL: url })).toThrow(
+      "invalid configuration: jwtSecret (PRICING_JWT_SECRET): PostgreSQL (PRICING_DATABASE_URL) needs the same secrets on every process: set PRICING_JWT_SECRET and PRICING_KEY_PEPPER",
+    );
+    expect(() => loadConfig({ PRICING_DATABASE_URL: url, PRICING_JWT_SECRET: secret })).toThrow(
+      /keyPepper \(PRICING_KEY_PEPPER\): .* set PRICING_KEY_PEPPER$/,
+    );
+    expect(() =>
+      loadConfig({ PRICING_DATABASE_URL: url, PRICING_KEY_PEPPER: secret, PRICING_JWT_SECRET: " " }),
+    ).toThrow(/set PRICING_JWT_SECRET$/);
+  });
+
+  it("accepts PostgreSQL with both, and SQLite without either (the data dir's secret files)", () => {
+    expect(
+      loadConfig({ PRICING_DATABASE_URL: url, PRICING_JWT_SECRET: secret, PRICING_KEY_PEPPER: secret })
+        .databaseUrl,
+    ).toBe(url);
+    expect(loadConfig({}).jwtSecret).toBeUndefined();
+  });
+});

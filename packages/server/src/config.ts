@@ -55,7 +55,13 @@ const serverSettings = {
     schema: z.string().url().optional(),
     env: "PRICING_DATABASE_URL",
     description:
-      "`postgres://...` to use PostgreSQL instead of the SQLite file (same migrations and queries)",
+      "`postgres://...` to use PostgreSQL instead of the SQLite file (same migrations and queries); the policy store's artifacts and slots then live in the same database and schema, and `PRICING_JWT_SECRET` and `PRICING_KEY_PEPPER` are required",
+  },
+  redisUrl: {
+    schema: z.string().url().optional(),
+    env: "PRICING_REDIS_URL",
+    description:
+      "`redis://...` to share the per-partner and per-key rate-limit counters between processes; unset: each process counts its own. A Redis that cannot be reached lets requests through (logged), never fails them",
   },
   host: {
     schema: z.string().min(1).default("127.0.0.1"),
@@ -81,14 +87,16 @@ const serverSettings = {
   jwtSecret: {
     schema: z.string().optional(),
     env: "PRICING_JWT_SECRET",
-    documentedDefault: "generated once into `<data dir>/jwt-secret` (one key a line), mode 0600",
+    documentedDefault:
+      "generated once into `<data dir>/jwt-secret` (one key a line), mode 0600; required with PostgreSQL",
     description:
       "HS256 keys of the bearer tokens, comma-separated, each at least 32 characters: the first signs, all verify (by `kid`); see `packages/server/README.md` to rotate",
   },
   keyPepper: {
     schema: z.string().optional(),
     env: "PRICING_KEY_PEPPER",
-    documentedDefault: "generated once into `<data dir>/key-pepper` (one key a line), mode 0600",
+    documentedDefault:
+      "generated once into `<data dir>/key-pepper` (one key a line), mode 0600; required with PostgreSQL",
     description:
       "HMAC keys of the stored secret-key hashes, comma-separated, each at least 32 characters: the first hashes new keys, each hash names its own",
   },
@@ -118,7 +126,7 @@ const serverSettings = {
     documentedDefault:
       "token exchanges 30/min per key and 120/min per address; data calls 600/min per partner; computes 60/min and trainings 10/hour per partner, 2 of them in flight per partner and 4 on the server",
     description:
-      'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; keys `tokenPerKey`, `tokenPerAddress`, `dataPerPartner`, `computePerPartner`, `trainPerPartner` (`{max, windowMs}`) and `expensiveConcurrency` (`{perPartner, total}`); limits left out keep their default (counters are per process)',
+      'JSON, e.g. `{"tokenPerKey":{"max":10,"windowMs":60000}}`; keys `tokenPerKey`, `tokenPerAddress`, `dataPerPartner`, `computePerPartner`, `trainPerPartner` (`{max, windowMs}`) and `expensiveConcurrency` (`{perPartner, total}`); limits left out keep their default (counters are per process unless `redisUrl` is set; the in-flight caps are always per process)',
   },
   headersTimeoutMs: {
     schema: z.number().int().min(1).max(600_000).default(10_000),
@@ -225,7 +233,7 @@ const pricingSettings = {
     schema: z.string().min(1).optional(),
     env: "PRICING_ARTIFACTS_DIR",
     documentedDefault: "`<data dir>/artifacts`",
-    description: "the policy store's folder",
+    description: "the policy store's folder (with `databaseUrl`, the store lives in the database instead)",
   },
 } satisfies Record<string, SettingSpec>;
 
@@ -241,6 +249,21 @@ export const configSchema = z
   .refine((config) => config.headersTimeoutMs <= config.requestTimeoutMs, {
     path: ["requestTimeoutMs"],
     message: "must be at least headersTimeoutMs",
+  })
+  .superRefine((config, context) => {
+    if (!config.databaseUrl) return;
+    // Secrets generated into one machine's data dir would differ per replica: tokens minted on one would fail on
+    // the others, and a key hashed by one would not verify on another.
+    const missing = [
+      ["jwtSecret", "PRICING_JWT_SECRET"],
+      ["keyPepper", "PRICING_KEY_PEPPER"],
+    ].filter(([key]) => !config[key as "jwtSecret" | "keyPepper"]?.trim());
+    if (missing.length === 0) return;
+    context.addIssue({
+      code: "custom",
+      path: [missing[0]?.[0] ?? "jwtSecret"],
+      message: `PostgreSQL (PRICING_DATABASE_URL) needs the same secrets on every process: set ${missing.map(([, env]) => env).join(" and ")}`,
+    });
   })
   .refine(
     (config) =>

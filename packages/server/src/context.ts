@@ -1,12 +1,6 @@
 import type { RlPolicy } from "@pricing/engine";
 import type { AuthService } from "@pricing/http-adapter";
-import {
-  type ActiveReport,
-  type ActiveSource,
-  createPolicyStore,
-  type PolicyResolver,
-  type PolicyStore,
-} from "@pricing/policy-store";
+import type { ActiveReport, ActiveSource, PolicyResolver, PolicyStore } from "@pricing/policy-store";
 import pino, { type Logger } from "pino";
 import { createAuthService } from "./auth/auth-service.js";
 import { type KeyRing, keyRing } from "./auth/key-ring.js";
@@ -16,6 +10,7 @@ import { type Clock, systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
+import { openPolicyStore } from "./db/open-policy-store.js";
 import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
 import {
@@ -151,6 +146,7 @@ export async function createServerContext(
 ): Promise<ServerContext> {
   const clock = options.clock ?? systemClock;
   const db = options.db ?? createDatabase({ ...config, pgSchema: options.pgSchema });
+  let closeStore: () => Promise<void> = async () => undefined;
   try {
     if (options.migrate !== false) await migrateToLatest(db);
     const pepper = keyRing("pepper", loadOrCreateSecrets(config.dataDir, "key-pepper", config.keyPepper));
@@ -165,7 +161,9 @@ export async function createServerContext(
     // provided the operator upgrades before adding a new pepper (packages/server/README.md).
     await partners.assignPepperToUnnamedHashes(pepper.current.id);
     const companies = createCompanyRepository(db, clock);
-    const store = createPolicyStore({ root: config.pricing.artifactsDir, clock });
+    const opened = await openPolicyStore(config, db, clock);
+    const store = opened.store;
+    closeStore = opened.close;
     const logger = options.logger ?? pino({ level: "silent" });
     const training = createTrainingSlots({ expectedSeconds: config.pricing.trainSeconds + 5 });
     const metrics = createServerMetrics({
@@ -199,12 +197,14 @@ export async function createServerContext(
         closed ??= (async () => {
           training.abortAll();
           policies.resolver.close();
+          await closeStore();
           if (!options.db) await db.destroy();
         })();
         return closed;
       },
     };
   } catch (error) {
+    await closeStore();
     if (!options.db) await db.destroy();
     throw error;
   }

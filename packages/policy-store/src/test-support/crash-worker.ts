@@ -1,26 +1,23 @@
 /**
- * The crash test's victim: saves, commits, promotes (and now and then prunes) on a folder until it is
- * killed. With `step:<n>` it SIGKILLs itself at the n-th write step of the object store; with `timer`
- * it prints "ready" and waits for the parent's SIGKILL.
- * Usage: crash-worker.ts <root> <seed> <step:n | timer>
+ * The crash test's victim: saves, commits, promotes (and now and then prunes) on a store until it is
+ * killed. With `step:<n>` it SIGKILLs itself at the n-th write step of the folder store (on PostgreSQL: before
+ * sending its n-th statement, inside or between transactions); with `timer` it prints "ready" and waits for
+ * the parent's SIGKILL.
+ * Usage: crash-worker.ts <backend spec> <seed> <step:n | timer>
  */
 import seedrandom from "seedrandom";
 import { ModelIdStaleError } from "../errors.js";
-import { FsObjectStore } from "../fs-object-store.js";
-import { createPolicyStore } from "../policy-store.js";
+import { openSpec } from "./backends.js";
 
-const [root = "", seed = "0", mode = "timer"] = process.argv.slice(2);
+const [spec = "", seed = "0", mode = "timer"] = process.argv.slice(2);
 const rng = seedrandom(`crash-worker-${seed}`);
 const killAt = mode.startsWith("step:") ? Number(mode.slice(5)) : Number.POSITIVE_INFINITY;
 let steps = 0;
-const objects = new FsObjectStore({
-  root,
-  onWriteStep: () => {
-    steps += 1;
-    if (steps === killAt) process.kill(process.pid, "SIGKILL");
-  },
-});
-const store = createPolicyStore({ objectStore: objects });
+const step = () => {
+  steps += 1;
+  if (steps === killAt) process.kill(process.pid, "SIGKILL");
+};
+const { store } = await openSpec(spec, { onWriteStep: step, onQuery: step });
 const COMPANY = "acme";
 
 async function main(): Promise<void> {

@@ -1,22 +1,21 @@
 /**
  * One of the race test's processes: waits for the start signal (its stdin closing), then trains, promotes and
- * bumps a shared counter on the same folder as its siblings, printing one JSON line per operation for the parent
- * to audit.
- * Usage: race-worker.ts <root> <worker-index> <operations>
+ * bumps a shared counter (the raw slot compare-and-set of the backend) on the same store as its siblings, printing
+ * one JSON line per operation for the parent to audit.
+ * Usage: race-worker.ts <backend spec> <worker-index> <operations>
  */
 import { once } from "node:events";
 import seedrandom from "seedrandom";
 import { ModelIdStaleError } from "../errors.js";
-import { FsObjectStore } from "../fs-object-store.js";
-import { PreconditionFailedError } from "../object-store.js";
-import { createPolicyStore } from "../policy-store.js";
+import { openSpec } from "./backends.js";
 
-const [root = "", indexText = "0", opsText = "10"] = process.argv.slice(2);
+const [spec = "", indexText = "0", opsText = "10"] = process.argv.slice(2);
 const worker = Number(indexText);
 const rng = seedrandom(`race-worker-${worker}`);
-const objects = new FsObjectStore({ root });
-const store = createPolicyStore({ objectStore: objects });
+const { store, backend, close } = await openSpec(spec);
 const COMPANY = "acme";
+/** The counter is the revision of this company's slot document, moved by the backend's compare-and-set alone. */
+const COUNTER_COMPANY = "race-counter";
 const seen: string[] = [];
 
 function log(line: Record<string, unknown>): void {
@@ -26,20 +25,22 @@ function log(line: Record<string, unknown>): void {
 async function bumpCounter(): Promise<void> {
   let losses = 0;
   for (;;) {
-    const current = await objects.get("race/counter.json");
-    const value = current === null ? 0 : Number(new TextDecoder().decode(current.body));
-    try {
-      await objects.put(
-        "race/counter.json",
-        new TextEncoder().encode(String(value + 1)),
-        current === null ? { ifAbsent: true } : { ifMatch: current.etag },
-      );
+    const current = await backend.slots.read(COUNTER_COMPANY);
+    const value = current?.state.revision ?? 0;
+    const next = {
+      company_id: COUNTER_COMPANY,
+      revision: value + 1,
+      latest: null,
+      approved: null,
+      previous_approved: null,
+      history: [],
+    };
+    // A stale tag must fail and write nothing; the loser re-reads and tries again.
+    if (await backend.slots.write(COUNTER_COMPANY, next, current?.tag ?? null)) {
       log({ op: "cas", from: value, losses });
       return;
-    } catch (error) {
-      if (!(error instanceof PreconditionFailedError)) throw error;
-      losses += 1;
     }
+    losses += 1;
   }
 }
 
@@ -87,7 +88,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+main()
+  .then(close)
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });

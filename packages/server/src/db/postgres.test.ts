@@ -9,7 +9,7 @@ import { createServerContext, type ServerContext } from "../context.js";
 import { importCompanyData } from "../import/data-import.js";
 import { createDatabase, type Db } from "./database.js";
 import { migrateToLatest } from "./migrate.js";
-import { postgresTestsEnabled, TEST_PG_URL } from "./test-postgres.js";
+import { postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "./test-postgres.js";
 
 const enabled = await postgresTestsEnabled();
 const schema = `pricing_test_${process.pid}_${Date.now()}`;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pricing-pg-"));
   admin = createDatabase({ dataDir, databaseUrl: TEST_PG_URL });
   await sql`create schema ${sql.id(schema)}`.execute(admin);
-  ctx = await createServerContext(loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL }), {
+  ctx = await createServerContext(loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL, ...TEST_PG_SECRETS }), {
     pgSchema: schema,
   });
 });

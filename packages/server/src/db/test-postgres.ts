@@ -3,6 +3,12 @@ import pg from "pg";
 /** The PostgreSQL the tests use: `PRICING_TEST_PG_URL`, else the local server CI provides. */
 export const TEST_PG_URL = process.env.PRICING_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/** Secrets every PostgreSQL configuration needs (the same on every process); test values, at least 32 characters. */
+export const TEST_PG_SECRETS = {
+  jwtSecret: "test-jwt-secret-shared-by-every-replica-0001",
+  keyPepper: "test-key-pepper-shared-by-every-replica-0001",
+} as const;
+
 /**
  * Whether the PostgreSQL tests run. Under CI they always run (a server that is down fails them loudly); on a
  * developer's machine without PostgreSQL they are skipped, so the README's test command works with Node alone.

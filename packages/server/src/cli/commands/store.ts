@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { CliRuntime } from "../cli-runtime.js";
+import { CliError, type CliRuntime } from "../cli-runtime.js";
 
 export function registerStoreCommands(program: Command, cli: CliRuntime): void {
   const store = program.command("store").description("Housekeeping of the policy artifact store");
@@ -21,6 +21,33 @@ export function registerStoreCommands(program: Command, cli: CliRuntime): void {
           ),
           ...result.lock_files.map((f) => `  ${f}`),
           ...result.skipped_companies.map((c) => `  skipped ${c}: its slot record does not parse`),
+        ]);
+      });
+    });
+
+  store
+    .command("check")
+    .description(
+      "Check the invariants a crash must not break (slots point at whole, verified artifacts; each version claimed once), for every company or one",
+    )
+    .option("--company <id>", "check one company only")
+    .action(async (opts: { company?: string }, cmd: Command) => {
+      await cli.withContext(cmd, async (ctx) => {
+        const companies = opts.company ? [opts.company] : await ctx.policies.store.listCompanies();
+        const reports = [];
+        for (const company_id of companies) {
+          reports.push({ company_id, ...(await ctx.policies.store.checkConsistency(company_id)) });
+        }
+        const bad = reports.filter((r) => !r.ok);
+        if (bad.length > 0) {
+          throw new CliError(
+            `${bad.length} of ${reports.length} company stores are inconsistent`,
+            "store_inconsistent",
+            bad.flatMap((r) => r.problems.map((p) => `${r.company_id}: ${p}`)),
+          );
+        }
+        cli.print(cmd, { ok: true, companies: reports.length }, [
+          `${reports.length} company store(s) consistent`,
         ]);
       });
     });
