@@ -10,6 +10,7 @@ import {
   loadConfig,
   postgresTestsEnabled,
   seedCompanyFromMarket,
+  TEST_PG_SECRETS,
   TEST_PG_URL,
 } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -147,7 +148,7 @@ describe.skipIf(!pgEnabled)("Idempotency-Key across two replicas on one PostgreS
     dropSchema = drop;
     const config = loadConfig(
       {},
-      { dataDir, databaseUrl: TEST_PG_URL, logLevel: "silent", pricing: TEST_SETTINGS },
+      { dataDir, databaseUrl: TEST_PG_URL, ...TEST_PG_SECRETS, logLevel: "silent", pricing: TEST_SETTINGS },
     );
     const first = await buildApp(config, { pgSchema: schema });
     replicas = [first, await buildApp(config, { pgSchema: schema, migrate: false })];
