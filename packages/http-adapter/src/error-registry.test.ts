@@ -25,6 +25,8 @@ const pricing: PricingService = {
   getRecommendations: throwNamed,
   compute: throwNamed,
   train: throwNamed,
+  trainAsync: throwNamed,
+  getOperation: async ({ operation_id }) => throwNamed({ company_id: operation_id }),
   promote: throwNamed,
   getModel: throwNamed,
 };

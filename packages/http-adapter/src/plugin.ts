@@ -12,6 +12,7 @@ import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./
 import { registerAuthToken } from "./routes/auth-token.js";
 import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
 import { registerGetModel } from "./routes/get-model.js";
+import { registerGetOperation } from "./routes/get-operation.js";
 import { registerGetRecommendations } from "./routes/get-recommendations.js";
 import { registerHealth } from "./routes/health.js";
 import { registerListRuns } from "./routes/list-runs.js";
@@ -138,6 +139,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     registerTrainModel(scope, routeDeps);
     registerPromoteModel(scope, routeDeps);
     registerGetModel(scope, routeDeps);
+    registerGetOperation(scope, routeDeps);
   };
 
   await app.register(

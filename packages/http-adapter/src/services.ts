@@ -13,6 +13,7 @@ import type {
   GetRecommendationsQuery,
   RecommendationsResponse,
 } from "./schemas/recommendations.js";
+import type { Operation, OperationParams } from "./schemas/operations.js";
 import type { ListRunsQuery, ListRunsResponse } from "./schemas/runs.js";
 
 /** Who is calling, established by the bearer check. */
@@ -59,6 +60,13 @@ export interface PricingService {
   getRecommendationsJson?(input: GetRecommendationsQuery, ctx: RequestContext): Promise<Buffer>;
   compute(input: ComputeRequest, ctx: RequestContext): Promise<ComputeResponse>;
   train(input: TrainRequest, ctx: RequestContext): Promise<TrainResponse>;
+  /** Queues the training and answers at once with its operation (`Prefer: respond-async`). */
+  trainAsync(input: TrainRequest, ctx: RequestContext): Promise<Operation>;
+  /**
+   * The operation if it exists and its company is one of the caller's (`ctx.principal`); otherwise throws
+   * `operation_not_found`, the same for both.
+   */
+  getOperation(input: OperationParams, ctx: RequestContext): Promise<Operation>;
   promote(input: PromoteRequest, ctx: RequestContext): Promise<ModelReport>;
   getModel(input: GetModelQuery, ctx: RequestContext): Promise<ModelReport>;
 }

@@ -16,6 +16,8 @@ import { type Clock, systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
+import { createInProcessQueue } from "./jobs/in-process-queue.js";
+import type { JobQueue } from "./jobs/job-queue.js";
 import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
 import {
@@ -23,6 +25,7 @@ import {
   createBatchOutcomesRepository,
 } from "./repositories/batch-outcomes.js";
 import { type CompanyRepository, createCompanyRepository } from "./repositories/companies.js";
+import { createOperationsRepository, type OperationsRepository } from "./repositories/operations.js";
 import { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
 import { createProductRepository, type ProductRepository } from "./repositories/products.js";
 import { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
@@ -36,6 +39,7 @@ export interface Repositories {
   sales: SalesRepository;
   runs: RunsRepository;
   batchOutcomes: BatchOutcomesRepository;
+  operations: OperationsRepository;
 }
 
 export interface Policies {
@@ -61,6 +65,11 @@ export interface ServerContext {
   policies: Policies;
   /** One training per company at a time (the `train-company` job's exclusive slot). */
   training: TrainingSlots;
+  /**
+   * Where trainings are queued: in this process by default; `startJobs` (serve, worker) puts pg-boss here on
+   * PostgreSQL. Closed with the context.
+   */
+  jobs: JobQueue;
   /** Serialized responses of persisted runs. */
   responses: ResponseCache;
   /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
@@ -169,7 +178,7 @@ export async function createServerContext(
     });
     const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store, logger)) };
     let closed: Promise<void> | undefined;
-    return {
+    const ctx: ServerContext = {
       config,
       db,
       clock,
@@ -184,20 +193,26 @@ export async function createServerContext(
         sales: createSalesRepository(db),
         runs: createRunsRepository(db),
         batchOutcomes: createBatchOutcomesRepository(db),
+        operations: createOperationsRepository(db, clock),
       },
       policies,
       training,
+      // Replaced below, once the context it needs exists.
+      jobs: undefined as unknown as JobQueue,
       responses: createResponseCache(),
       metrics,
       close() {
         closed ??= (async () => {
           training.abortAll();
+          await ctx.jobs.close();
           policies.resolver.close();
           if (!options.db) await db.destroy();
         })();
         return closed;
       },
     };
+    ctx.jobs = createInProcessQueue(ctx);
+    return ctx;
   } catch (error) {
     if (!options.db) await db.destroy();
     throw error;

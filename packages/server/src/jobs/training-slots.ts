@@ -21,6 +21,7 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
   const running = new Map<string, Running>();
   /** Seconds the company's last training took: a better guess for `Retry-After` than the budget. */
   const lastSeconds = new Map<string, number>();
+  const stopping = new AbortController();
 
   function retryAfter(companyId: string, entry: Running): string {
     const expected = lastSeconds.get(companyId) ?? options.expectedSeconds;
@@ -60,8 +61,20 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
       }
     },
 
+    /** Aborted by `abortAll`: a request waiting for a training run elsewhere stops waiting on shutdown too. */
+    stopping: stopping.signal as globalThis.AbortSignal,
+
+    /** Seconds a training is expected to take from `startedAt` (ms), for a `Retry-After` on any process. */
+    retryAfterSince(companyId: string, startedAt: number): string {
+      const expected = lastSeconds.get(companyId) ?? options.expectedSeconds;
+      return String(Math.max(1, Math.ceil(expected - (now() - startedAt) / 1000)));
+    },
+
     /** Stops every running training (server shutdown). */
     abortAll(): void {
+      if (!stopping.signal.aborted) {
+        stopping.abort(new ApiError("unavailable", "The server is shutting down; retry the training shortly."));
+      }
       for (const entry of running.values())
         entry.controller.abort(
           new ApiError("unavailable", "The server is shutting down; retry the training shortly."),

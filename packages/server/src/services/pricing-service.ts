@@ -5,7 +5,8 @@ import { listRuns } from "./list-runs.js";
 import { modelReport } from "./model-report.js";
 import { promoteModel } from "./promote-model.js";
 import { readRecommendations, readRecommendationsJson } from "./read-recommendations.js";
-import { trainModel } from "./train-model.js";
+import { getOperation } from "./get-operation.js";
+import { trainModel, trainModelAsync } from "./train-model.js";
 
 /** The adapter's `PricingService`: each V2 route to its operation over the context. */
 export function createPricingService(ctx: ServerContext): PricingService {
@@ -15,6 +16,8 @@ export function createPricingService(ctx: ServerContext): PricingService {
     getRecommendationsJson: (input) => readRecommendationsJson(ctx, input),
     compute: (input) => computeRecommendations(ctx, input),
     train: (input) => trainModel(ctx, input),
+    trainAsync: (input) => trainModelAsync(ctx, input),
+    getOperation: (input, request) => getOperation(ctx, input, request),
     promote: (input) => promoteModel(ctx, input),
     getModel: (input) => modelReport(ctx, input),
   };
