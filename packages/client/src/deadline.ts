@@ -8,7 +8,8 @@ export type OperationName =
   | "computeRecommendations"
   | "trainModel"
   | "promoteModel"
-  | "getModel";
+  | "getModel"
+  | "getOperation";
 
 /**
  * Default deadline of each operation, in milliseconds. Train and compute are synchronous and expensive on the
@@ -22,6 +23,7 @@ export const DEFAULT_TIMEOUTS_MS: Readonly<Record<OperationName, number>> = {
   trainModel: 360_000,
   promoteModel: 30_000,
   getModel: 30_000,
+  getOperation: 30_000,
 };
 
 export interface Deadline {

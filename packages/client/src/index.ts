@@ -7,6 +7,7 @@ export {
   PricingClient,
   type PricingClientOptions,
   type RateLimitRetryOptions,
+  type WaitForOperationOptions,
 } from "./pricing-client.js";
 export type {
   ComputeRequest,
@@ -22,6 +23,7 @@ export type {
   RecommendationsResponse,
   Run,
   TokenResponse,
+  TrainOperation,
   TrainRequest,
   TrainResponse,
 } from "./types.js";

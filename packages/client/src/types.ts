@@ -32,6 +32,8 @@ export type GetModelQuery = QueryOf<operations["getModel"]>;
 /** Which artifact backs inference for a company (`approved`, `latest` or `rule`), and both slots. */
 export type ModelReport = OkOf<operations["getModel"]>;
 
+export type TrainOperation = OkOf<operations["getOperation"]>;
+
 /** The error envelope of every 4xx/5xx answer. */
 export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
 

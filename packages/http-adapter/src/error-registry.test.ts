@@ -130,6 +130,7 @@ describe("error registry", () => {
         "/v2/model",
         "/v2/model/promote",
         "/v2/model/train",
+        "/v2/operations/{operation_id}",
         "/v2/recommendations",
         "/v2/recommendations/compute",
         "/v2/runs",

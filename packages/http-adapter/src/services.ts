@@ -7,13 +7,13 @@ import type {
   TrainRequest,
   TrainResponse,
 } from "./schemas/model.js";
+import type { Operation, OperationParams } from "./schemas/operations.js";
 import type {
   ComputeRequest,
   ComputeResponse,
   GetRecommendationsQuery,
   RecommendationsResponse,
 } from "./schemas/recommendations.js";
-import type { Operation, OperationParams } from "./schemas/operations.js";
 import type { ListRunsQuery, ListRunsResponse } from "./schemas/runs.js";
 
 /** Who is calling, established by the bearer check. */

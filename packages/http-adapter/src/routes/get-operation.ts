@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { COMMON_ERROR_CODES, errorResponses } from "../errors.js";
 import { requestContext } from "../request-context.js";
 import { operationParamsSchema, operationSchema } from "../schemas/operations.js";
@@ -32,6 +33,7 @@ export function registerGetOperation(app: FastifyInstance, deps: RouteDeps): voi
       security: BEARER_SECURITY,
       hide: deps.hidden,
       params: operationParamsSchema,
+      querystring: z.strictObject({}),
       response: { 200: operationSchema, ...errorResponses(GET_OPERATION_ERROR_CODES) },
     },
     handler: async (request) => deps.pricing.getOperation(request.params, requestContext(request)),

@@ -26,17 +26,6 @@ export function prefersAsync(header: string | string[] | undefined): boolean {
     .some((preference) => preference.split(/[=;]/)[0]?.trim().toLowerCase() === "respond-async");
 }
 
-const ASYNC_HEADERS = {
-  Location: {
-    description: "URL of the operation: `{base}/v2/operations/{operation_id}`.",
-    schema: { type: "string", format: "uri" },
-  },
-  "Preference-Applied": {
-    description: "`respond-async` (RFC 7240).",
-    schema: { type: "string", const: "respond-async" },
-  },
-};
-
 /** POST /v2/model/train: train a fresh policy artifact (synchronous, 30 s to 5 min; or queued with 202). */
 export function registerTrainModel(app: FastifyInstance, deps: RouteDeps): void {
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -65,21 +54,25 @@ export function registerTrainModel(app: FastifyInstance, deps: RouteDeps): void 
       response: {
         200: trainResponseSchema,
         202: {
+          // Its Location and Preference-Applied headers are added to the document by `addAsyncResponseHeaders`.
           description: "Queued (`Prefer: respond-async`): the operation, to poll at `Location`.",
-          headers: ASYNC_HEADERS,
           content: { "application/json": { schema: operationSchema } },
         },
         ...errorResponses(TRAIN_ERROR_CODES),
       },
     },
     handler: async (request, reply) => {
-      if (!prefersAsync(request.headers.prefer)) return deps.pricing.train(request.body, requestContext(request));
+      if (!prefersAsync(request.headers.prefer))
+        return deps.pricing.train(request.body, requestContext(request));
       const operation = await deps.pricing.trainAsync(request.body, requestContext(request));
       // The base the partner called (`/public/v1` or the host root), so the URL works as it was given.
       const base = request.url.slice(0, request.url.indexOf("/v2/model/train"));
       return reply
         .code(202)
-        .header("location", `${request.protocol}://${request.host}${base}/v2/operations/${operation.operation_id}`)
+        .header(
+          "location",
+          `${request.protocol}://${request.host}${base}/v2/operations/${operation.operation_id}`,
+        )
         .header("preference-applied", "respond-async")
         .send(operation);
     },

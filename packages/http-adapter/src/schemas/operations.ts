@@ -23,7 +23,12 @@ export const operationSchema = z
       .describe("queued: waiting for a worker; running: a worker is training; then succeeded or failed."),
     created_at: timestampSchema,
     updated_at: timestampSchema,
-    progress: z.number().min(0).max(1).nullable().describe("Share of the training done, 0..1; null while queued."),
+    progress: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("Share of the training done, 0..1; null while queued."),
     result: trainResponseSchema.nullable().describe("The train response, once succeeded."),
     error: z
       .object({ code: errorCodeSchema, message: z.string() })

@@ -34,7 +34,9 @@ export async function withCompanyLock<T>(
     try {
       return await work();
     } finally {
-      await sql`select pg_advisory_unlock(${TRAINING_LOCK_SPACE}, ${key})`.execute(session).catch(() => undefined);
+      await sql`select pg_advisory_unlock(${TRAINING_LOCK_SPACE}, ${key})`
+        .execute(session)
+        .catch(() => undefined);
     }
   });
 }

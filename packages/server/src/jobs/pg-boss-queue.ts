@@ -73,7 +73,11 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
   try {
     for (const name of Object.values(QUEUES)) await ensureQueue(boss, name, { name, ...queueOptions });
     if (working) {
-      const poll = { pollingIntervalSeconds: settings.jobPollSeconds, includeMetadata: true as const, batchSize: 1 };
+      const poll = {
+        pollingIntervalSeconds: settings.jobPollSeconds,
+        includeMetadata: true as const,
+        batchSize: 1,
+      };
       for (let i = 0; i < role.concurrency; i++) {
         await boss.work<TrainJobData>(QUEUES.train, poll, async ([job]: JobWithMetadata<TrainJobData>[]) => {
           if (!job) return;

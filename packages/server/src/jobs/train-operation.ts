@@ -95,7 +95,10 @@ export async function runTrainOperation(
         await operations.fail(operationId, describe(error));
         if (isPermanent(error)) return;
       }
-      ctx.logger.warn({ err: error, operation_id: operationId, final: attempt.final }, "training attempt failed");
+      ctx.logger.warn(
+        { err: error, operation_id: operationId, final: attempt.final },
+        "training attempt failed",
+      );
       throw error;
     } finally {
       clearInterval(heartbeat);

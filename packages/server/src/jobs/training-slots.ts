@@ -73,7 +73,9 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
     /** Stops every running training (server shutdown). */
     abortAll(): void {
       if (!stopping.signal.aborted) {
-        stopping.abort(new ApiError("unavailable", "The server is shutting down; retry the training shortly."));
+        stopping.abort(
+          new ApiError("unavailable", "The server is shutting down; retry the training shortly."),
+        );
       }
       for (const entry of running.values())
         entry.controller.abort(

@@ -62,11 +62,17 @@ export function createOperationsRepository(db: Db, clock: Clock) {
         // The winner may have finished between the insert and the read: try again.
         if (winner) return { active: winner };
       }
-      throw new Error(`could not create an operation for ${op.company_id}: the company's operations keep changing`);
+      throw new Error(
+        `could not create an operation for ${op.company_id}: the company's operations keep changing`,
+      );
     },
 
     async get(operationId: string): Promise<OperationRow | undefined> {
-      return db.selectFrom("operations").selectAll().where("operation_id", "=", operationId).executeTakeFirst();
+      return db
+        .selectFrom("operations")
+        .selectAll()
+        .where("operation_id", "=", operationId)
+        .executeTakeFirst();
     },
 
     active,

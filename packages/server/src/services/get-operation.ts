@@ -23,7 +23,8 @@ export function toOperation(row: OperationRow): Operation {
     created_at: row.created_at,
     updated_at: row.updated_at,
     progress: row.status === "queued" ? null : row.progress,
-    result: row.status === "succeeded" && row.result !== null ? (JSON.parse(row.result) as TrainResponse) : null,
+    result:
+      row.status === "succeeded" && row.result !== null ? (JSON.parse(row.result) as TrainResponse) : null,
     error: row.status === "failed" ? { code, message: row.error_message ?? "" } : null,
   };
 }
@@ -40,6 +41,7 @@ export async function getOperation(
   const row = await ctx.repositories.operations.get(input.operation_id);
   const partnerId = request.principal?.partnerId;
   if (row === undefined || partnerId === undefined) throw new ApiError("operation_not_found");
-  if (!(await ctx.auth.isCompanyAccessible(partnerId, row.company_id))) throw new ApiError("operation_not_found");
+  if (!(await ctx.auth.isCompanyAccessible(partnerId, row.company_id)))
+    throw new ApiError("operation_not_found");
   return toOperation(row);
 }

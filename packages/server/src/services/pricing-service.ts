@@ -1,11 +1,11 @@
 import type { PricingService } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { computeRecommendations } from "./compute-recommendations.js";
+import { getOperation } from "./get-operation.js";
 import { listRuns } from "./list-runs.js";
 import { modelReport } from "./model-report.js";
 import { promoteModel } from "./promote-model.js";
 import { readRecommendations, readRecommendationsJson } from "./read-recommendations.js";
-import { getOperation } from "./get-operation.js";
 import { trainModel, trainModelAsync } from "./train-model.js";
 
 /** The adapter's `PricingService`: each V2 route to its operation over the context. */

@@ -90,7 +90,8 @@ async function awaitResult(
   for (let wait = POLL_MIN_MS; ; wait = Math.min(POLL_MAX_MS, wait * 1.5)) {
     const op = await ctx.repositories.operations.get(operationId);
     if (op?.status === "succeeded" && op.result !== null) return JSON.parse(op.result) as TrainResponse;
-    if (op === undefined || op.status === "failed") throw op ? operationError(op) : new ApiError("internal_error");
+    if (op === undefined || op.status === "failed")
+      throw op ? operationError(op) : new ApiError("internal_error");
     if (stopping.aborted) throw stopping.reason;
     await delay(wait, undefined, { signal: stopping }).catch(() => undefined);
   }

@@ -5,7 +5,8 @@ import { untilSignal } from "../serving.js";
 /** A port number from a flag. */
 function portOf(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, got "${text}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`--port must be 0..65535, got "${text}"`);
   return port;
 }
 
@@ -16,7 +17,9 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
       "Run a worker only (PostgreSQL): trainings and the nightly batch from the shared pg-boss queue, and the schedule",
     )
     .addOption(settingOption("pricing.workerConcurrency"))
-    .addOption(new Option("--port <port>", "serve /healthz and /metrics on this port (on PRICING_HOST); 0 picks one"))
+    .addOption(
+      new Option("--port <port>", "serve /healthz and /metrics on this port (on PRICING_HOST); 0 picks one"),
+    )
     .action(async (opts: { port?: string }, cmd: Command) => {
       const config = cli.config(cmd);
       if (config.databaseUrl === undefined) {
@@ -33,7 +36,10 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
         import("../../metrics/metrics-listener.js"),
         import("pino"),
       ]);
-      const logger = pino.default({ level: config.logLevel }, pino.default.destination({ dest: 1, sync: false }));
+      const logger = pino.default(
+        { level: config.logLevel },
+        pino.default.destination({ dest: 1, sync: false }),
+      );
       const ctx = await createServerContext(config, { logger });
       try {
         const concurrency = config.pricing.workerConcurrency;
