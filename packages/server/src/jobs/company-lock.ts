@@ -10,7 +10,7 @@ export class CompanyLockBusyError extends Error {
 }
 
 /** Namespace of the advisory locks taken here (the first key of the two-key form), so other users cannot collide. */
-const TRAINING_LOCK_SPACE = 7_013;
+const LOCK_SPACE = 7_013;
 
 /**
  * Runs `work` holding the company's training lock across processes. On PostgreSQL: a session advisory lock on one
@@ -29,14 +29,25 @@ export async function withCompanyLock<T>(
   return db.connection().execute(async (session) => {
     const key = sql`hashtext(current_schema() || ':' || ${companyId})`;
     const { rows } = await sql<{ locked: boolean }>`
-      select pg_try_advisory_lock(${TRAINING_LOCK_SPACE}, ${key}) as locked`.execute(session);
+      select pg_try_advisory_lock(${LOCK_SPACE}, ${key}) as locked`.execute(session);
     if (rows[0]?.locked !== true) throw new CompanyLockBusyError(companyId);
     try {
       return await work();
     } finally {
-      await sql`select pg_advisory_unlock(${TRAINING_LOCK_SPACE}, ${key})`
-        .execute(session)
-        .catch(() => undefined);
+      await sql`select pg_advisory_unlock(${LOCK_SPACE}, ${key})`.execute(session).catch(() => undefined);
+    }
+  });
+}
+
+/** Runs `work` holding a PostgreSQL advisory lock of `name` (waiting for it): one process at a time sets it up. */
+export async function withSetupLock<T>(db: Db, name: string, work: () => Promise<T>): Promise<T> {
+  return db.connection().execute(async (session) => {
+    const key = sql`hashtext(${`setup:${name}`})`;
+    await sql`select pg_advisory_lock(${LOCK_SPACE}, ${key})`.execute(session);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${LOCK_SPACE}, ${key})`.execute(session).catch(() => undefined);
     }
   });
 }

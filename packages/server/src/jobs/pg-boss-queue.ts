@@ -2,6 +2,7 @@ import PgBoss from "pg-boss";
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
 import type { BatchOutcomesTable } from "../db/schema.js";
+import { withSetupLock } from "./company-lock.js";
 import type { JobQueue } from "./job-queue.js";
 import { runCompanyNightly } from "./nightly-batch.js";
 import { runTrainOperation, type TrainJobData } from "./train-operation.js";
@@ -63,15 +64,19 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
     cronMonitorIntervalSeconds: 5,
   });
   boss.on("error", (error) => ctx.logger.error({ err: error }, "job queue error"));
-  await boss.start();
   const queueOptions = {
     retryLimit: settings.jobRetryLimit,
     retryDelay: settings.jobRetryDelaySeconds,
     retryBackoff: true,
     expireInSeconds: settings.jobExpireSeconds,
   };
-  try {
+  // Processes starting together would otherwise create pg-boss's tables and the queues' partitions at once, which
+  // PostgreSQL can answer with a deadlock: one at a time.
+  await withSetupLock(ctx.db, settings.jobSchema, async () => {
+    await boss.start();
     for (const name of Object.values(QUEUES)) await ensureQueue(boss, name, { name, ...queueOptions });
+  });
+  try {
     if (working) {
       const poll = {
         pollingIntervalSeconds: settings.jobPollSeconds,
