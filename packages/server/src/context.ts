@@ -16,7 +16,6 @@ import { type Clock, systemClock } from "./clock.js";
 import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
-import { createInProcessQueue } from "./jobs/in-process-queue.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
@@ -66,10 +65,10 @@ export interface ServerContext {
   /** One training per company at a time (the `train-company` job's exclusive slot). */
   training: TrainingSlots;
   /**
-   * Where trainings are queued: in this process by default; `startJobs` (serve, worker) puts pg-boss here on
-   * PostgreSQL. Closed with the context.
+   * The queue trainings go to on PostgreSQL (`startJobs`, by `serve` and `worker`): any worker process runs them.
+   * Undefined: this process runs its own (the embedded mode, every CLI command). Closed with the context.
    */
-  jobs: JobQueue;
+  jobs?: JobQueue;
   /** Serialized responses of persisted runs. */
   responses: ResponseCache;
   /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
@@ -197,21 +196,19 @@ export async function createServerContext(
       },
       policies,
       training,
-      // Replaced below, once the context it needs exists.
-      jobs: undefined as unknown as JobQueue,
       responses: createResponseCache(),
       metrics,
       close() {
         closed ??= (async () => {
           training.abortAll();
-          await ctx.jobs.close();
+          await training.settled();
+          await ctx.jobs?.close();
           policies.resolver.close();
           if (!options.db) await db.destroy();
         })();
         return closed;
       },
     };
-    ctx.jobs = createInProcessQueue(ctx);
     return ctx;
   } catch (error) {
     if (!options.db) await db.destroy();

@@ -3,9 +3,9 @@ import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
 import type { BatchOutcomesTable } from "../db/schema.js";
 import { withSetupLock } from "./company-lock.js";
-import type { JobQueue } from "./job-queue.js";
+import type { JobQueue, TrainJobData } from "./job-queue.js";
 import { runCompanyNightly } from "./nightly-batch.js";
-import { runTrainOperation, type TrainJobData } from "./train-operation.js";
+import { runTrainOperation } from "./train-operation.js";
 
 /** Queue names (pg-boss 10 needs each created before use). */
 export const QUEUES = {
@@ -130,10 +130,8 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
     throw error;
   }
   return {
-    kind: "pg-boss",
     async enqueueTrain(data) {
       await boss.send(QUEUES.train, data, { singletonKey: data.operationId });
-      return {};
     },
     async close() {
       // Trainings were aborted first (ctx.training.abortAll): their handlers throw, the jobs go back for retry.

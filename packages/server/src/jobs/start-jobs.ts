@@ -18,9 +18,9 @@ function sharedSchedule(ctx: ServerContext, running: boolean): BatchSchedule {
 }
 
 /**
- * Starts this process's share of the jobs. On PostgreSQL: pg-boss replaces the in-process queue, and with
+ * Starts this process's share of the jobs. On PostgreSQL: trainings go to pg-boss instead of this process, and with
  * `concurrency > 0` this process also works jobs and takes part in the shared nightly schedule. On SQLite (one
- * machine): the in-process queue stays and the croner schedule runs here; an API-only role makes no sense there.
+ * machine): trainings stay in this process and the croner schedule runs here; an API-only role makes no sense there.
  */
 export async function startJobs(ctx: ServerContext, role: JobsRole): Promise<BatchSchedule> {
   if (ctx.config.databaseUrl === undefined) {
@@ -32,8 +32,6 @@ export async function startJobs(ctx: ServerContext, role: JobsRole): Promise<Bat
     return startBatchSchedule(ctx);
   }
   const { startPgBossQueue } = await import("./pg-boss-queue.js");
-  const embedded = ctx.jobs;
   ctx.jobs = await startPgBossQueue(ctx, role);
-  await embedded.close();
   return sharedSchedule(ctx, role.concurrency > 0);
 }

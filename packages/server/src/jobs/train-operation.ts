@@ -4,11 +4,6 @@ import type { OperationRow } from "../db/schema.js";
 import { withCompanyLock } from "./company-lock.js";
 import { trainCompany } from "./train-company.js";
 
-/** The job's data: the operation row holds the rest. */
-export interface TrainJobData {
-  operationId: string;
-}
-
 export interface TrainAttempt {
   /** No retry follows this attempt: a failure fails the operation instead of leaving it to the next attempt. */
   final: boolean;

@@ -22,6 +22,8 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
   /** Seconds the company's last training took: a better guess for `Retry-After` than the budget. */
   const lastSeconds = new Map<string, number>();
   const stopping = new AbortController();
+  /** Trainings run in the background in this process (queued without a queue), until they settle. */
+  const background = new Set<Promise<unknown>>();
 
   function retryAfter(companyId: string, entry: Running): string {
     const expected = lastSeconds.get(companyId) ?? options.expectedSeconds;
@@ -68,6 +70,17 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
     retryAfterSince(companyId: string, startedAt: number): string {
       const expected = lastSeconds.get(companyId) ?? options.expectedSeconds;
       return String(Math.max(1, Math.ceil(expected - (now() - startedAt) / 1000)));
+    },
+
+    /** Keeps `attempt` (which must not reject) until it settles, so that `settled` can wait for it. */
+    track(attempt: Promise<void>): void {
+      background.add(attempt);
+      void attempt.finally(() => background.delete(attempt));
+    },
+
+    /** Resolves once every tracked attempt has settled (shutdown, after `abortAll`). */
+    async settled(): Promise<void> {
+      await Promise.allSettled([...background]);
     },
 
     /** Stops every running training (server shutdown). */

@@ -33,7 +33,7 @@ const POLL_MAX_MS = 1_000;
  */
 function abandonedAfterSeconds(ctx: ServerContext): number {
   const settings = ctx.config.pricing;
-  return ctx.jobs.kind === "in-process" ? 30 : 2 * settings.jobExpireSeconds + 60;
+  return ctx.jobs === undefined ? 30 : 2 * settings.jobExpireSeconds + 60;
 }
 
 /**
@@ -112,13 +112,29 @@ export async function trainModel(
     await runTrainOperation(ctx, op.operation_id, { final: true, onProgress: options.onProgress });
     return awaitResult(ctx, op.operation_id, undefined);
   }
-  const { settled } = await ctx.jobs.enqueueTrain({ operationId: op.operation_id });
-  return awaitResult(ctx, op.operation_id, settled);
+  const { attempt } = await enqueue(ctx, op.operation_id);
+  return awaitResult(ctx, op.operation_id, attempt);
+}
+
+/**
+ * Hands the operation to the queue, or, without one, starts it in this process in the background and returns the
+ * attempt (so a caller waiting for it need not poll the row).
+ */
+async function enqueue(ctx: ServerContext, operationId: string): Promise<{ attempt?: Promise<void> }> {
+  if (ctx.jobs !== undefined) {
+    await ctx.jobs.enqueueTrain({ operationId });
+    return {};
+  }
+  const attempt = runTrainOperation(ctx, operationId, { final: true }).catch((error: unknown) => {
+    ctx.logger.error({ err: error, operation_id: operationId }, "training failed");
+  });
+  ctx.training.track(attempt);
+  return { attempt };
 }
 
 /** `Prefer: respond-async`: the training queued, its operation answered at once (202). */
 export async function trainModelAsync(ctx: ServerContext, input: TrainRequest): Promise<Operation> {
   const op = await createTraining(ctx, input);
-  await ctx.jobs.enqueueTrain({ operationId: op.operation_id });
+  await enqueue(ctx, op.operation_id);
   return toOperation(op);
 }

@@ -18,7 +18,7 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
     )
     .addOption(settingOption("pricing.workerConcurrency"))
     .addOption(
-      new Option("--port <port>", "serve /healthz and /metrics on this port (on PRICING_HOST); 0 picks one"),
+      new Option("--port <p>", "serve /healthz and /metrics on this port (on PRICING_HOST); 0 picks one"),
     )
     .action(async (opts: { port?: string }, cmd: Command) => {
       const config = cli.config(cmd);
