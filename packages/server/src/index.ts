@@ -47,6 +47,8 @@ export {
   nightlyRun,
   runNightlyBatch,
 } from "./jobs/nightly-batch.js";
+export type { JobQueue, TrainJobData } from "./jobs/job-queue.js";
+export { type JobsRole, startJobs } from "./jobs/start-jobs.js";
 export { type TrainCompanyPayload, trainCompany } from "./jobs/train-company.js";
 export {
   type BatchOutcomesRepository,
@@ -65,4 +67,5 @@ export { modelReport } from "./services/model-report.js";
 export { createPricingService } from "./services/pricing-service.js";
 export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
-export { type TrainModelOptions, trainModel } from "./services/train-model.js";
+export { getOperation, toOperation } from "./services/get-operation.js";
+export { type TrainModelOptions, trainModel, trainModelAsync } from "./services/train-model.js";

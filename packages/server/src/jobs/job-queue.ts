@@ -10,6 +10,8 @@ export interface TrainJobData {
 export interface JobQueue {
   /** Queues a training operation already recorded as `queued`; any worker may run it. */
   enqueueTrain(data: TrainJobData): Promise<void>;
+  /** Queues a whole nightly batch now (the schedule's job): it fans out one job per company. */
+  enqueueNightlyBatch(): Promise<void>;
   /** Stops taking jobs and waits for the running ones (which `ctx.training.abortAll` ends first on shutdown). */
   close(): Promise<void>;
 }

@@ -133,6 +133,9 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
     async enqueueTrain(data) {
       await boss.send(QUEUES.train, data, { singletonKey: data.operationId });
     },
+    async enqueueNightlyBatch() {
+      await boss.send(QUEUES.nightly, {});
+    },
     async close() {
       // Trainings were aborted first (ctx.training.abortAll): their handlers throw, the jobs go back for retry.
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
