@@ -141,11 +141,15 @@ async function runWith(workers: number): Promise<Row> {
     await seed(ctx, dataDir);
     await startJobs(ctx, { concurrency: 0 });
     for (let i = 0; i < workers; i++) {
-      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@pricing/source", CLI, "worker"], {
-        cwd: ROOT,
-        env: { ...env, PRICING_LOG_LEVEL: "info" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "--conditions=@pricing/source", CLI, "worker"],
+        {
+          cwd: ROOT,
+          env: { ...env, PRICING_LOG_LEVEL: "info" },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       children.push(child);
     }
     await Promise.all(children.map((c) => lineFrom(c, "worker started")));
@@ -183,7 +187,9 @@ async function runWith(workers: number): Promise<Row> {
     return { workers, trainings: TRAIN_COMPANIES, trainWall, batchWall, batchRows: Number(rows.n) };
   } finally {
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))));
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))),
+    );
     await ctx.close();
     await admin((c) => c.query(`drop database if exists ${database} with (force)`));
     rmSync(dataDir, { recursive: true, force: true });
@@ -201,7 +207,15 @@ console.log(
 );
 console.log(
   markdownTable(
-    ["workers", "trainings", "train wall (s)", "trainings/min", "batch wall (s)", "batch rows/s", "speed-up (batch)"],
+    [
+      "workers",
+      "trainings",
+      "train wall (s)",
+      "trainings/min",
+      "batch wall (s)",
+      "batch rows/s",
+      "speed-up (batch)",
+    ],
     rows.map((r) => [
       String(r.workers),
       String(r.trainings),
