@@ -34,9 +34,9 @@ const PG_SERVER = process.env.PRICING_TEST_PG_URL ?? "postgres://postgres@127.0.
 const { values: args } = parseArgs({
   options: {
     companies: { type: "string", default: "40" },
-    products: { type: "string", default: "50" },
+    products: { type: "string", default: "20" },
     days: { type: "string", default: "30" },
-    "train-companies": { type: "string", default: "6" },
+    "train-companies": { type: "string", default: "4" },
     "train-seconds": { type: "string", default: "4" },
     workers: { type: "string", default: "1,2" },
   },

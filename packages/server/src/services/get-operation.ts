@@ -10,11 +10,15 @@ import {
 import type { ServerContext } from "../context.js";
 import type { OperationRow } from "../db/schema.js";
 
-/** The row in the API's shape (DESIGN §6): result only once succeeded, error only once failed. */
-export function toOperation(row: OperationRow): Operation {
-  const code = (ERROR_CODES as readonly string[]).includes(row.error_code ?? "")
+/** The code a failed operation stored, as one of the API's (any other as `internal_error`). */
+export function storedErrorCode(row: OperationRow): ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(row.error_code ?? "")
     ? (row.error_code as ErrorCode)
     : "internal_error";
+}
+
+/** The row in the API's shape (DESIGN §6): result only once succeeded, error only once failed. */
+export function toOperation(row: OperationRow): Operation {
   return {
     operation_id: row.operation_id,
     kind: row.kind,
@@ -25,7 +29,7 @@ export function toOperation(row: OperationRow): Operation {
     progress: row.status === "queued" ? null : row.progress,
     result:
       row.status === "succeeded" && row.result !== null ? (JSON.parse(row.result) as TrainResponse) : null,
-    error: row.status === "failed" ? { code, message: row.error_message ?? "" } : null,
+    error: row.status === "failed" ? { code: storedErrorCode(row), message: row.error_message ?? "" } : null,
   };
 }
 

@@ -1,18 +1,11 @@
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  ApiError,
-  ERROR_CODES,
-  type ErrorCode,
-  type Operation,
-  type TrainRequest,
-  type TrainResponse,
-} from "@pricing/http-adapter";
+import { ApiError, type Operation, type TrainRequest, type TrainResponse } from "@pricing/http-adapter";
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
 import type { OperationRow } from "../db/schema.js";
 import { runTrainOperation } from "../jobs/train-operation.js";
 import { findCompany } from "./company-lookup.js";
-import { toOperation } from "./get-operation.js";
+import { storedErrorCode, toOperation } from "./get-operation.js";
 
 export interface TrainModelOptions {
   /**
@@ -68,12 +61,23 @@ async function createTraining(ctx: ServerContext, input: TrainRequest): Promise<
   return created.created;
 }
 
-/** The error a failed operation stored, as the API error the synchronous call answers with. */
-function operationError(op: OperationRow): ApiError {
-  const code = (ERROR_CODES as readonly string[]).includes(op.error_code ?? "")
-    ? (op.error_code as ErrorCode)
-    : "internal_error";
-  return new ApiError(code, op.error_message ?? undefined);
+/**
+ * One attempt in this process (the embedded mode, the CLI). No queue retries it, so an attempt that ends without
+ * finishing its operation (it threw before taking it: the company's lock held elsewhere) fails it.
+ */
+async function attemptHere(
+  ctx: ServerContext,
+  operationId: string,
+  onProgress?: (fraction: number) => void,
+): Promise<void> {
+  try {
+    await runTrainOperation(ctx, operationId, { final: true, ...(onProgress ? { onProgress } : {}) });
+  } catch (error) {
+    ctx.logger.error({ err: error, operation_id: operationId }, "training failed");
+    await ctx.repositories.operations
+      .fail(operationId, { code: "internal_error", message: "The training failed; train again." })
+      .catch(() => undefined);
+  }
 }
 
 /**
@@ -91,7 +95,9 @@ async function awaitResult(
     const op = await ctx.repositories.operations.get(operationId);
     if (op?.status === "succeeded" && op.result !== null) return JSON.parse(op.result) as TrainResponse;
     if (op === undefined || op.status === "failed")
-      throw op ? operationError(op) : new ApiError("internal_error");
+      throw op
+        ? new ApiError(storedErrorCode(op), op.error_message ?? undefined)
+        : new ApiError("internal_error");
     if (stopping.aborted) throw stopping.reason;
     await delay(wait, undefined, { signal: stopping }).catch(() => undefined);
   }
@@ -109,7 +115,7 @@ export async function trainModel(
 ): Promise<TrainResponse> {
   const op = await createTraining(ctx, input);
   if (options.onProgress !== undefined) {
-    await runTrainOperation(ctx, op.operation_id, { final: true, onProgress: options.onProgress });
+    await attemptHere(ctx, op.operation_id, options.onProgress);
     return awaitResult(ctx, op.operation_id, undefined);
   }
   const { attempt } = await enqueue(ctx, op.operation_id);
@@ -125,9 +131,7 @@ async function enqueue(ctx: ServerContext, operationId: string): Promise<{ attem
     await ctx.jobs.enqueueTrain({ operationId });
     return {};
   }
-  const attempt = runTrainOperation(ctx, operationId, { final: true }).catch((error: unknown) => {
-    ctx.logger.error({ err: error, operation_id: operationId }, "training failed");
-  });
+  const attempt = attemptHere(ctx, operationId);
   ctx.training.track(attempt);
   return { attempt };
 }
