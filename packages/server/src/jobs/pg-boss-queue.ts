@@ -2,7 +2,7 @@ import PgBoss from "pg-boss";
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
 import type { BatchOutcomesTable } from "../db/schema.js";
-import { withSetupLock } from "./company-lock.js";
+import { withSetupLock } from "./advisory-locks.js";
 import type { JobQueue, TrainJobData } from "./job-queue.js";
 import { runCompanyNightly } from "./nightly-batch.js";
 import { runTrainOperation } from "./train-operation.js";

@@ -1,7 +1,7 @@
 import { isApiError, type TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { OperationRow } from "../db/schema.js";
-import { withCompanyLock } from "./company-lock.js";
+import { withCompanyLock } from "./advisory-locks.js";
 import { trainCompany } from "./train-company.js";
 
 export interface TrainAttempt {
