@@ -154,6 +154,34 @@ describe("one method per operation, against the real V2 services", () => {
     expect(await latestVersion()).toBe(before + 1);
   });
 
+  it("trains asynchronously: trainAsync queues (202), waitForOperation follows it to the new artifact", async () => {
+    const before = (await client.getModel({ company_id: COMPANY })).latest?.version ?? 0;
+    const queued = await client.trainAsync({ company_id: COMPANY, auto_approve: true });
+    expect(queued).toMatchObject({ kind: "train", company_id: COMPANY, result: null, error: null });
+    expect(queued.operation_id).toMatch(/^op_/);
+    expect(["queued", "running"]).toContain(queued.status);
+
+    const busy = await client.trainAsync({ company_id: COMPANY }).catch((e: unknown) => e);
+    expect(busy).toMatchObject({ status: 409, code: "training_in_progress" });
+
+    const states: string[] = [];
+    const done = await client.waitForOperation(queued.operation_id, {
+      intervalMs: 50,
+      onUpdate: (op) => states.push(op.status),
+    });
+    expect(done).toMatchObject({ status: "succeeded", progress: 1, error: null });
+    expect(states.at(-1)).toBe("succeeded");
+    expect(done.result).toMatchObject({ company_id: COMPANY, version: before + 1, auto_approved: true });
+    expect(await client.getModel({ company_id: COMPANY })).toMatchObject({
+      source: "approved",
+      model_id: done.result?.model_id,
+    });
+    expect(await client.getOperation(queued.operation_id)).toEqual(done);
+
+    const unknown = await client.getOperation("op_unknown").catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ status: 404, code: "operation_not_found", operation: "getOperation" });
+  });
+
   it("cancels a call from the caller's AbortSignal", async () => {
     const controller = new AbortController();
     const pending = client.computeRecommendations(

@@ -10,7 +10,8 @@ export type OperationName =
   | "promoteModel"
   | "getModel"
   | "getModelHistory"
-  | "rollbackModel";
+  | "rollbackModel"
+  | "getOperation";
 
 /**
  * Default deadline of each operation, in milliseconds. Train and compute are synchronous and expensive on the
@@ -26,6 +27,7 @@ export const DEFAULT_TIMEOUTS_MS: Readonly<Record<OperationName, number>> = {
   getModel: 30_000,
   getModelHistory: 30_000,
   rollbackModel: 30_000,
+  getOperation: 30_000,
 };
 
 export interface Deadline {

@@ -8,6 +8,7 @@ export {
   PricingClient,
   type PricingClientOptions,
   type RateLimitRetryOptions,
+  type WaitForOperationOptions,
 } from "./pricing-client.js";
 export type {
   ComputeRequest,
@@ -28,6 +29,7 @@ export type {
   RollbackRequest,
   Run,
   TokenResponse,
+  TrainOperation,
   TrainRequest,
   TrainResponse,
 } from "./types.js";

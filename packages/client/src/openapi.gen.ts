@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Train a fresh RL policy artifact
-         * @description Synchronous; typically 30 seconds to 5 minutes. The artifact becomes latest; with auto_approve also approved. Limited per partner to 10 per 60 minutes (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
+         * @description Synchronous; typically 30 seconds to 5 minutes (the request waits for the training, whichever process runs it). With `Prefer: respond-async` (RFC 7240) it answers at once with 202, the operation, and its URL in `Location`; poll GET /v2/operations/{operation_id}. The artifact becomes latest; with auto_approve also approved. One training per company at a time: another is 409 training_in_progress. Limited per partner to 10 per 60 minutes (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
          */
         post: operations["trainModel"];
         delete?: never;
@@ -182,6 +182,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/operations/{operation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an asynchronous training
+         * @description The operation a `POST /v2/model/train` with `Prefer: respond-async` started: queued, running (with progress), then succeeded (result: the train response) or failed (error). An operation of a company that is not the caller's is the same 404 operation_not_found as an unknown id.
+         */
+        get: operations["getOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -214,7 +234,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -721,6 +741,56 @@ export interface components {
             token_type: "Bearer";
             /** @description Lifetime in seconds (900). */
             expires_in: number;
+        };
+        /**
+         * @description An asynchronous training (`POST /v2/model/train` with `Prefer: respond-async`).
+         * @example {
+         *       "operation_id": "op_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "kind": "train",
+         *       "company_id": "acme-eu",
+         *       "status": "running",
+         *       "created_at": "2026-11-21T12:00:00.000Z",
+         *       "updated_at": "2026-11-21T12:00:12.000Z",
+         *       "progress": 0.4,
+         *       "result": null,
+         *       "error": null
+         *     }
+         */
+        Operation: {
+            /** @example op_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+            operation_id: string;
+            /** @constant */
+            kind: "train";
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            /**
+             * @description queued: waiting for a worker; running: a worker is training; then succeeded or failed.
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            updated_at: string;
+            /** @description Share of the training done, 0..1; null while queued. */
+            progress: number | null;
+            /** @description The train response, once succeeded. */
+            result: components["schemas"]["TrainResponse"] | null;
+            /** @description Why it failed (the code the synchronous call would have answered with), once failed. */
+            error: {
+                /** @enum {string} */
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                message: string;
+            } | null;
         };
     };
     responses: never;
@@ -1277,6 +1347,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `respond-async` to get 202 and an operation instead of waiting for the training. */
+                prefer?: string;
                 /**
                  * @description Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: true; with another body, 422 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).
                  * @example 5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19
@@ -1317,6 +1389,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrainResponse"];
+                };
+            };
+            /** @description Queued (`Prefer: respond-async`): the operation, to poll at `Location`. */
+            202: {
+                headers: {
+                    /** @description URL of the operation: `{base}/v2/operations/{operation_id}`. */
+                    Location?: string;
+                    /** @description `respond-async` (RFC 7240). */
+                    "Preference-Applied"?: "respond-async";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
                 };
             };
             /** @description Error envelope with code validation_error. */
@@ -1909,6 +1995,101 @@ export interface operations {
             };
             /** @description Error envelope with code idempotency_key_reused or rollback_target_invalid. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example op_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+                operation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or operation_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code request_timeout. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

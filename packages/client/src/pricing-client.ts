@@ -26,6 +26,7 @@ import type {
   RecommendationsResponse,
   RollbackRequest,
   TokenResponse,
+  TrainOperation,
   TrainRequest,
   TrainResponse,
 } from "./types.js";
@@ -85,6 +86,19 @@ export interface PostOptions extends CallOptions {
    * of the same call safe too (the server keeps keys 24 h and replays the first answer); `false` sends none.
    */
   idempotencyKey?: string | false;
+}
+
+export interface WaitForOperationOptions {
+  /** Cancels the wait; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Give up with a `TimeoutError` after this long, default the `trainModel` deadline (6 min). */
+  timeoutMs?: number;
+  /** First pause between polls, default 500 ms; each pause grows by half up to `maxIntervalMs`. */
+  intervalMs?: number;
+  /** Longest pause between polls, default 5 000 ms. */
+  maxIntervalMs?: number;
+  /** Called with each state read, e.g. to show `progress`. */
+  onUpdate?: (operation: TrainOperation) => void;
 }
 
 type QueryValue = string | number | boolean | undefined | null;
@@ -195,6 +209,61 @@ export class PricingClient {
   /** `POST /v2/model/train`: trains a new artifact (6 min deadline); it becomes `latest`, and `approved` too with `auto_approve`. */
   trainModel(body: TrainRequest, options?: PostOptions): Promise<TrainResponse> {
     return this.#post("trainModel", "/v2/model/train", body, options);
+  }
+
+  /**
+   * `POST /v2/model/train` with `Prefer: respond-async`: queues the training and answers at once (202) with its
+   * operation; follow it with `waitForOperation` or `getOperation`. A second training of the company while one is
+   * queued or running is 409 `training_in_progress`. Its deadline is `getOperation`'s: nothing is awaited.
+   */
+  trainAsync(body: TrainRequest, options: CallOptions = {}): Promise<TrainOperation> {
+    return this.#call(
+      "trainModel",
+      { method: "POST", path: "/v2/model/train", body, headers: { prefer: "respond-async" } },
+      { timeoutMs: this.#timeouts.getOperation, ...options },
+    );
+  }
+
+  /** `GET /v2/operations/{operation_id}`: an asynchronous training's status, progress, result or error. */
+  getOperation(operationId: string, options?: CallOptions): Promise<TrainOperation> {
+    return this.#call(
+      "getOperation",
+      { method: "GET", path: `/v2/operations/${encodeURIComponent(operationId)}` },
+      options,
+    );
+  }
+
+  /**
+   * Polls `getOperation` (pausing longer each time, and as long as a 429's `Retry-After` says) until the operation
+   * has succeeded or failed, and resolves with that final state: `result` holds the train response, or `error`
+   * the code the synchronous call would have failed with. Rejects with `TimeoutError` after `timeoutMs`.
+   */
+  async waitForOperation(
+    operationId: string,
+    options: WaitForOperationOptions = {},
+  ): Promise<TrainOperation> {
+    const deadline = startDeadline(
+      "waitForOperation",
+      options.timeoutMs ?? this.#timeouts.trainModel,
+      options.signal,
+    );
+    const maxIntervalMs = options.maxIntervalMs ?? 5_000;
+    try {
+      for (let pause = options.intervalMs ?? 500; ; pause = Math.min(maxIntervalMs, pause * 1.5)) {
+        const operation = await this.getOperation(operationId, {
+          signal: deadline.signal,
+          timeoutMs: Math.max(1, Math.min(this.#timeouts.getOperation, deadline.remainingMs())),
+          retryOnRateLimit: true,
+        });
+        options.onUpdate?.(operation);
+        if (operation.status === "succeeded" || operation.status === "failed") return operation;
+        await this.#sleep(Math.min(pause, Math.max(0, deadline.remainingMs())), deadline.signal);
+      }
+    } catch (error) {
+      throw settled(error, deadline);
+    } finally {
+      deadline.dispose();
+    }
   }
 
   /** `POST /v2/model/promote`: moves the current latest artifact to `approved`; 409 `model_id_stale` otherwise. */

@@ -38,6 +38,7 @@ export type ModelHistory = OkOf<operations["getModelHistory"]>;
 export type ModelEvent = ModelHistory["events"][number];
 export type HistoryArtifact = ModelHistory["artifacts"][number];
 export type RollbackRequest = JsonBodyOf<operations["rollbackModel"]>;
+export type TrainOperation = OkOf<operations["getOperation"]>;
 
 /** The error envelope of every 4xx/5xx answer. */
 export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];

@@ -3,6 +3,13 @@ import { ApiError } from "./errors.js";
 import type { RateLimitCheck } from "./rate-limits.js";
 import type { AuthService } from "./services.js";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Set on a route whose request names no company (an operation id): its service checks the caller's access. */
+    companyFromService?: boolean;
+  }
+}
+
 // The scheme name is case-insensitive (RFC 7235 §2.1); the token is not.
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i;
 
@@ -38,6 +45,7 @@ export function installBearerAuth(
     await partnerLimit(request);
   });
   app.addHook("preHandler", async (request) => {
+    if (request.routeOptions.config.companyFromService === true) return;
     const principal = request.principal;
     const companyId = companyIdOf(request);
     if (!principal || companyId === undefined) throw new ApiError("company_not_found");

@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   "company_not_found",
   "no_run_at_offset",
   "not_found",
+  "operation_not_found",
   "request_timeout",
   "model_id_stale",
   "training_in_progress",
@@ -41,6 +42,7 @@ export function codeToStatus(code: ErrorCode): number {
     case "company_not_found":
     case "no_run_at_offset":
     case "not_found":
+    case "operation_not_found":
       return 404;
     case "request_timeout":
       return 408;
@@ -78,6 +80,7 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   company_not_found: "Company not found.",
   no_run_at_offset: "No persisted run exists at this runs_ago offset.",
   not_found: "Route not found.",
+  operation_not_found: "Operation not found.",
   request_timeout: "The request was not received in time; send its headers and body without pausing.",
   model_id_stale: "The model_id is not the current latest artifact; read GET /v2/model for the current id.",
   training_in_progress: "A training run for this company is already in progress.",

@@ -39,6 +39,7 @@ export {
 export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/model.js";
+export * from "./schemas/operations.js";
 export * from "./schemas/recommendations.js";
 export * from "./schemas/runs.js";
 export type { AuthService, PricingService, Principal, ReadinessCheck, RequestContext } from "./services.js";

@@ -17,6 +17,8 @@ export async function renderOpenApiDocument(
     getRecommendations: refuse,
     compute: refuse,
     train: refuse,
+    trainAsync: refuse,
+    getOperation: refuse,
     promote: refuse,
     getModel: refuse,
     getModelHistory: refuse,

@@ -171,6 +171,35 @@ function addHttpSemantics(document: OpenApiDocument, conditional: ReadonlySet<st
   return document;
 }
 
+/**
+ * The headers of every 202 (an RFC 7240 `respond-async` answer), which the route-schema transform does not carry
+ * over from a route's response declaration.
+ */
+function addAsyncResponseHeaders(document: OpenApiDocument): OpenApiDocument {
+  const paths = (
+    document as {
+      paths?: Record<string, Record<string, { responses?: Record<string, Record<string, unknown>> }>>;
+    }
+  ).paths;
+  for (const operations of Object.values(paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const accepted = operation.responses?.["202"];
+      if (accepted === undefined) continue;
+      accepted.headers = {
+        Location: {
+          description: "URL of the operation: `{base}/v2/operations/{operation_id}`.",
+          schema: { type: "string", format: "uri" },
+        },
+        "Preference-Applied": {
+          description: "`respond-async` (RFC 7240).",
+          schema: { type: "string", const: "respond-async" },
+        },
+      };
+    }
+  }
+  return document;
+}
+
 /** Registers @fastify/swagger (before any route, so it sees them all) and the docs page. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   // Loaded here, not at module load, so that importing the adapter for its schemas does not load the plugins.
@@ -213,7 +242,9 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     transformObject: (documentObject) =>
       addHttpSemantics(
-        addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
+        addAsyncResponseHeaders(
+          addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
+        ),
         conditional,
       ),
   });

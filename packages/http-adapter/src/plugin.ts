@@ -22,6 +22,7 @@ import { registerAuthToken } from "./routes/auth-token.js";
 import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
 import { registerGetModel } from "./routes/get-model.js";
 import { registerGetModelHistory } from "./routes/get-model-history.js";
+import { registerGetOperation } from "./routes/get-operation.js";
 import { registerGetRecommendations } from "./routes/get-recommendations.js";
 import { registerHealth } from "./routes/health.js";
 import { registerListRuns } from "./routes/list-runs.js";
@@ -169,6 +170,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     registerGetModel(scope, routeDeps);
     registerGetModelHistory(scope, routeDeps);
     registerRollbackModel(scope, routeDeps);
+    registerGetOperation(scope, routeDeps);
   };
 
   await app.register(

@@ -10,6 +10,7 @@ import type {
   TrainRequest,
   TrainResponse,
 } from "./schemas/model.js";
+import type { Operation, OperationParams } from "./schemas/operations.js";
 import type {
   ComputeRequest,
   ComputeResponse,
@@ -62,6 +63,13 @@ export interface PricingService {
   getRecommendationsJson?(input: GetRecommendationsQuery, ctx: RequestContext): Promise<Buffer>;
   compute(input: ComputeRequest, ctx: RequestContext): Promise<ComputeResponse>;
   train(input: TrainRequest, ctx: RequestContext): Promise<TrainResponse>;
+  /** Queues the training and answers at once with its operation (`Prefer: respond-async`). */
+  trainAsync(input: TrainRequest, ctx: RequestContext): Promise<Operation>;
+  /**
+   * The operation if it exists and its company is one of the caller's (`ctx.principal`); otherwise throws
+   * `operation_not_found`, the same for both.
+   */
+  getOperation(input: OperationParams, ctx: RequestContext): Promise<Operation>;
   promote(input: PromoteRequest, ctx: RequestContext): Promise<ModelReport>;
   getModel(input: GetModelQuery, ctx: RequestContext): Promise<ModelReport>;
   getModelHistory(input: ModelHistoryQuery, ctx: RequestContext): Promise<ModelHistory>;

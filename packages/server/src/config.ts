@@ -229,6 +229,60 @@ const pricingSettings = {
     fromText: Number,
     description: "artifacts kept per company after a train, besides those the slots and a rollback need",
   },
+  workers: {
+    schema: z.number().int().min(0).max(64).default(1),
+    env: "PRICING_WORKERS",
+    flag: "--workers <n>",
+    fromText: Number,
+    description:
+      "jobs (trainings, the nightly batch) `pricing serve` runs at once in its embedded worker; 0 on PostgreSQL: an API-only replica that queues jobs for `pricing worker` processes and runs no schedule",
+  },
+  workerConcurrency: {
+    schema: z.number().int().min(1).max(64).default(1),
+    env: "PRICING_WORKER_CONCURRENCY",
+    flag: "--concurrency <n>",
+    fromText: Number,
+    description: "jobs a `pricing worker` runs at once (each training also uses a thread)",
+  },
+  jobSchema: {
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case PostgreSQL identifier")
+      .default("pgboss"),
+    env: "PRICING_JOB_SCHEMA",
+    description: "PostgreSQL schema of the pg-boss job tables (created on first start)",
+  },
+  jobExpireSeconds: {
+    schema: z.number().int().min(1).max(86_399).default(900),
+    env: "PRICING_JOB_EXPIRE_SECONDS",
+    fromText: Number,
+    description:
+      "seconds a job may run before it counts as dead and is retried by another worker; keep it above the longest training (`PRICING_TRAIN_SECONDS` plus loading and saving)",
+  },
+  jobRetryLimit: {
+    schema: z.number().int().min(0).max(100).default(3),
+    env: "PRICING_JOB_RETRY_LIMIT",
+    fromText: Number,
+    description: "retries of a failed or expired job before its operation fails",
+  },
+  jobRetryDelaySeconds: {
+    schema: z.number().int().min(0).max(3600).default(5),
+    env: "PRICING_JOB_RETRY_DELAY_SECONDS",
+    fromText: Number,
+    description: "seconds before the first retry of a job; doubled at each further retry",
+  },
+  jobPollSeconds: {
+    schema: z.number().min(0.5).max(60).default(2),
+    env: "PRICING_JOB_POLL_SECONDS",
+    fromText: Number,
+    description: "seconds between a worker's polls of the job queue when it is idle",
+  },
+  jobMaintenanceSeconds: {
+    schema: z.number().int().min(1).max(3600).default(30),
+    env: "PRICING_JOB_MAINTENANCE_SECONDS",
+    fromText: Number,
+    description: "seconds between a worker's sweeps for expired jobs (which then retry)",
+  },
   artifactsDir: {
     schema: z.string().min(1).optional(),
     env: "PRICING_ARTIFACTS_DIR",

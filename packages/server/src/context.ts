@@ -11,6 +11,7 @@ import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { openPolicyStore } from "./db/open-policy-store.js";
+import type { JobQueue } from "./jobs/job-queue.js";
 import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
 import {
@@ -22,6 +23,7 @@ import {
   createIdempotencyKeysRepository,
   type IdempotencyKeysRepository,
 } from "./repositories/idempotency-keys.js";
+import { createOperationsRepository, type OperationsRepository } from "./repositories/operations.js";
 import { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
 import { createProductRepository, type ProductRepository } from "./repositories/products.js";
 import { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
@@ -36,6 +38,7 @@ export interface Repositories {
   runs: RunsRepository;
   batchOutcomes: BatchOutcomesRepository;
   idempotencyKeys: IdempotencyKeysRepository;
+  operations: OperationsRepository;
 }
 
 export interface Policies {
@@ -61,6 +64,11 @@ export interface ServerContext {
   policies: Policies;
   /** One training per company at a time (the `train-company` job's exclusive slot). */
   training: TrainingSlots;
+  /**
+   * The queue trainings go to on PostgreSQL (`startJobs`, by `serve` and `worker`): any worker process runs them.
+   * Undefined: this process runs its own (the embedded mode, every CLI command). Closed with the context.
+   */
+  jobs?: JobQueue;
   /** Serialized responses of persisted runs. */
   responses: ResponseCache;
   /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
@@ -172,7 +180,7 @@ export async function createServerContext(
     });
     const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store, logger)) };
     let closed: Promise<void> | undefined;
-    return {
+    const ctx: ServerContext = {
       config,
       db,
       clock,
@@ -188,6 +196,7 @@ export async function createServerContext(
         runs: createRunsRepository(db),
         batchOutcomes: createBatchOutcomesRepository(db),
         idempotencyKeys: createIdempotencyKeysRepository(db),
+        operations: createOperationsRepository(db, clock),
       },
       policies,
       training,
@@ -196,6 +205,8 @@ export async function createServerContext(
       close() {
         closed ??= (async () => {
           training.abortAll();
+          await training.settled();
+          await ctx.jobs?.close();
           policies.resolver.close();
           await closeStore();
           if (!options.db) await db.destroy();
@@ -203,6 +214,7 @@ export async function createServerContext(
         return closed;
       },
     };
+    return ctx;
   } catch (error) {
     await closeStore();
     if (!options.db) await db.destroy();

@@ -40,6 +40,7 @@ export {
   importCompanyData,
 } from "./import/data-import.js";
 export { type BatchSchedule, startBatchSchedule } from "./jobs/batch-schedule.js";
+export type { JobQueue, TrainJobData } from "./jobs/job-queue.js";
 export {
   type BatchReport,
   type BatchStatus,
@@ -48,6 +49,7 @@ export {
   nightlyRun,
   runNightlyBatch,
 } from "./jobs/nightly-batch.js";
+export { type JobsRole, startJobs } from "./jobs/start-jobs.js";
 export { type TrainCompanyPayload, trainCompany } from "./jobs/train-company.js";
 export {
   type BatchOutcomesRepository,
@@ -65,6 +67,7 @@ export { createSalesRepository, type SalesRepository } from "./repositories/sale
 export { type ServingWithBatch, startServerWithBatch } from "./serve-with-batch.js";
 export { companyToday } from "./services/company-today.js";
 export { computeRecommendations } from "./services/compute-recommendations.js";
+export { getOperation, toOperation } from "./services/get-operation.js";
 export { listRuns } from "./services/list-runs.js";
 export { modelHistory } from "./services/model-history.js";
 export { modelReport } from "./services/model-report.js";
@@ -72,4 +75,4 @@ export { createPricingService } from "./services/pricing-service.js";
 export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
 export { rollbackModel } from "./services/rollback-model.js";
-export { type TrainModelOptions, trainModel } from "./services/train-model.js";
+export { type TrainModelOptions, trainModel, trainModelAsync } from "./services/train-model.js";

@@ -1,24 +1,33 @@
 import { type AppOptions, type RunningServer, startServer } from "./app.js";
 import type { Config } from "./config.js";
-import { type BatchSchedule, startBatchSchedule } from "./jobs/batch-schedule.js";
+import type { BatchSchedule } from "./jobs/batch-schedule.js";
+import { startJobs } from "./jobs/start-jobs.js";
 
 export interface ServingWithBatch {
-  /** Its `ctx` is the one context the routes and the schedule share (policy cache, training slots). */
+  /** Its `ctx` is the one context the routes and the jobs share (policy cache, training slots, queue). */
   server: RunningServer;
   schedule: BatchSchedule;
   close(): Promise<void>;
 }
 
 /**
- * The API server plus the in-process nightly schedule over the same context. `close` stops the schedule, then
- * closes the server, which aborts running trainings (nothing is committed) before it waits for requests.
+ * The API server plus its jobs over the same context: the embedded worker and the nightly schedule (in-process
+ * on SQLite, pg-boss on PostgreSQL), or on PostgreSQL with `pricing.workers` 0 only the queue the API hands
+ * trainings to. `close` stops the schedule, then closes the server, which aborts running trainings (nothing is
+ * committed) before it waits for requests, then the queue.
  */
 export async function startServerWithBatch(
   config: Config,
   options: AppOptions = {},
 ): Promise<ServingWithBatch> {
   const server = await startServer(config, options);
-  const schedule = startBatchSchedule(server.ctx);
+  let schedule: BatchSchedule;
+  try {
+    schedule = await startJobs(server.ctx, { concurrency: config.pricing.workers });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   return {
     server,
     schedule,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, DEFAULT_MESSAGES } from "../errors.js";
 import { trainResponseSchema } from "../schemas/model.js";
-import { COMPANY, expectError, startAdapterApp } from "../test-support/adapter-app.js";
+import { type Operation, operationSchema } from "../schemas/operations.js";
+import { bearer, COMPANY, expectError, startAdapterApp } from "../test-support/adapter-app.js";
 import {
   itAnswers,
   type RouteUnderTest,
@@ -9,7 +10,7 @@ import {
   routeErrors,
   send,
 } from "../test-support/route-errors.js";
-import { TRAIN_ERROR_CODES, type TrainRequest, type TrainResponse } from "./train-model.js";
+import { prefersAsync, TRAIN_ERROR_CODES, type TrainRequest, type TrainResponse } from "./train-model.js";
 
 const trained: TrainResponse = {
   company_id: COMPANY,
@@ -63,6 +64,56 @@ describe("POST /v2/model/train", () => {
     expect(res.statusCode).toBe(200);
     expect(trainResponseSchema.parse(res.json())).toEqual(approved);
     expect(calls.map((c) => c.input)).toEqual([{ company_id: COMPANY, auto_approve: true }]);
+  });
+
+  it("202: Prefer respond-async queues the training: the operation, its Location and Preference-Applied", async () => {
+    const queued: Operation = {
+      operation_id: "op_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+      kind: "train",
+      company_id: COMPANY,
+      status: "queued",
+      created_at: "2026-11-21T12:00:00.000Z",
+      updated_at: "2026-11-21T12:00:00.000Z",
+      progress: null,
+      result: null,
+      error: null,
+    };
+    const inputs: TrainRequest[] = [];
+    const { app } = await startAdapterApp({
+      pricing: {
+        trainAsync: async (input) => {
+          inputs.push(input);
+          return queued;
+        },
+      },
+    });
+    for (const [url, base] of [
+      ["/public/v1/v2/model/train", "http://api.test/public/v1"],
+      ["/v2/model/train", "http://api.test"],
+    ] as const) {
+      const res = await app.inject({
+        method: "POST",
+        url,
+        payload: { company_id: COMPANY, auto_approve: true },
+        headers: { ...(await bearer()), host: "api.test", prefer: "wait=5, Respond-Async" },
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(operationSchema.parse(res.json())).toEqual(queued);
+      expect(res.headers.location).toBe(`${base}/v2/operations/${queued.operation_id}`);
+      expect(res.headers["preference-applied"]).toBe("respond-async");
+    }
+    expect(inputs).toEqual([
+      { company_id: COMPANY, auto_approve: true },
+      { company_id: COMPANY, auto_approve: true },
+    ]);
+  });
+
+  it("reads Prefer as RFC 7240 tokens: respond-async among others, any case; nothing else is async", () => {
+    expect(prefersAsync("respond-async")).toBe(true);
+    expect(prefersAsync(["return=minimal", "RESPOND-ASYNC; foo=bar"])).toBe(true);
+    expect(prefersAsync("return=respond-async")).toBe(false);
+    expect(prefersAsync("respond-asynchronously")).toBe(false);
+    expect(prefersAsync(undefined)).toBe(false);
   });
 
   describe("errors", () => {

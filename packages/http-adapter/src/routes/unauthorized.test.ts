@@ -35,8 +35,13 @@ async function v2Routes(): Promise<V2Route[]> {
   };
   return routes
     .filter((r) => r.url.includes("/v2/") && r.method !== "HEAD")
-    .map(({ method, url }) => {
+    .map(({ method, url: pattern }) => {
+      // Fastify's `:name` path parameters are OpenAPI's `{name}`; a request fills them with their examples.
+      const url = pattern.replace(/:(\w+)/g, "{$1}");
       const operation = doc.paths[url.replace(BASE, "")]?.[method.toLowerCase()] ?? {};
+      const path = url.replace(/\{(\w+)\}/g, (_, name: string) =>
+        String(operation.parameters?.find((p) => p.in === "path" && p.name === name)?.example),
+      );
       const query = Object.fromEntries(
         (operation.parameters ?? [])
           .filter((p) => p.in === "query" && p.required)
@@ -45,8 +50,8 @@ async function v2Routes(): Promise<V2Route[]> {
       const payload = operation.requestBody?.content["application/json"].example as InjectOptions["payload"];
       const example: InjectOptions =
         method === "GET"
-          ? { method: "GET", url, query }
-          : { method: "POST", url, ...(payload ? { payload } : {}) };
+          ? { method: "GET", url: path, query }
+          : { method: "POST", url: path, ...(payload ? { payload } : {}) };
       return { method, url, example };
     });
 }

@@ -108,6 +108,8 @@ function pricingService(declared: Partial<PricingService>): PricingService {
     getRecommendations: unexpected("pricing.getRecommendations"),
     compute: unexpected("pricing.compute"),
     train: unexpected("pricing.train"),
+    trainAsync: unexpected("pricing.trainAsync"),
+    getOperation: unexpected("pricing.getOperation"),
     promote: unexpected("pricing.promote"),
     getModel: unexpected("pricing.getModel"),
     getModelHistory: unexpected("pricing.getModelHistory"),

@@ -120,6 +120,28 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
 }
 
+/** One asynchronous operation (migration 0007): today only `train`. JSON columns are text on both databases. */
+export interface OperationsTable {
+  operation_id: string;
+  kind: "train";
+  company_id: string;
+  status: "queued" | "running" | "succeeded" | "failed";
+  /** The request, JSON (`{company_id, auto_approve}`). */
+  input: string;
+  progress: number | null;
+  /** The train response, JSON, once succeeded. */
+  result: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  /** The artifact saved by the attempt that is committing it: a retry finds it committed and does not train again. */
+  model_id: string | null;
+  /** Times a worker started it (a retried job counts again). */
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   key_pairs: KeyPairsTable;
@@ -131,6 +153,7 @@ export interface Database {
   recommendations: RecommendationsTable;
   batch_outcomes: BatchOutcomesTable;
   idempotency_keys: IdempotencyKeysTable;
+  operations: OperationsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -142,3 +165,4 @@ export type SalesRow = Selectable<SalesTable>;
 export type RunRow = Selectable<RunsTable>;
 export type RecommendationRow = Selectable<RecommendationsTable>;
 export type BatchOutcomeRow = Selectable<BatchOutcomesTable>;
+export type OperationRow = Selectable<OperationsTable>;

@@ -57,6 +57,46 @@ export async function nightlyRun(
 }
 
 /**
+ * One company's part of a batch: `nightlyRun`, its outcome recorded in `batch_outcomes` (a failure too, which
+ * is then returned, not thrown). A queue's per-company job calls this for the company it was handed.
+ */
+export async function runCompanyNightly(
+  ctx: ServerContext,
+  batchId: string,
+  trigger: BatchOutcomesTable["trigger"],
+  company: CompanyRow,
+): Promise<CompanyOutcome> {
+  const t0 = performance.now();
+  const began = ctx.clock().toISOString();
+  let outcome: Omit<CompanyOutcome, "seconds">;
+  try {
+    outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
+  } catch (error) {
+    ctx.logger.error({ err: error, company_id: company.company_id, batch_id: batchId }, "nightly run failed");
+    outcome = {
+      company_id: company.company_id,
+      as_of: companyToday(ctx.clock(), company.timezone),
+      status: "failed",
+      run_id: null,
+      error: describe(error),
+    };
+  }
+  try {
+    await ctx.repositories.batchOutcomes.record({
+      batch_id: batchId,
+      trigger,
+      ...outcome,
+      started_at: began,
+      finished_at: ctx.clock().toISOString(),
+    });
+  } catch (error) {
+    // Also a retried job whose first attempt recorded the outcome before its worker died.
+    ctx.logger.error({ err: error, batch_id: batchId }, "could not record the batch outcome");
+  }
+  return { ...outcome, seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
  * After a whole batch: what trainings killed before taking a slot left behind (`pricing store gc`). Housekeeping
  * only, so a failure is logged and the batch still succeeds.
  */
@@ -90,37 +130,9 @@ export async function runNightlyBatch(
   const observed = ctx.metrics.batchStarted();
   try {
     for (const company of companies) {
-      const t0 = performance.now();
-      const began = ctx.clock().toISOString();
-      let outcome: Omit<CompanyOutcome, "seconds">;
-      try {
-        outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
-      } catch (error) {
-        ctx.logger.error(
-          { err: error, company_id: company.company_id, batch_id: batchId },
-          "nightly run failed",
-        );
-        outcome = {
-          company_id: company.company_id,
-          as_of: companyToday(ctx.clock(), company.timezone),
-          status: "failed",
-          run_id: null,
-          error: describe(error),
-        };
-      }
-      outcomes.push({ ...outcome, seconds: (performance.now() - t0) / 1000 });
+      const outcome = await runCompanyNightly(ctx, batchId, options.trigger, company);
+      outcomes.push(outcome);
       observed.company(outcome.status);
-      try {
-        await ctx.repositories.batchOutcomes.record({
-          batch_id: batchId,
-          trigger: options.trigger,
-          ...outcome,
-          started_at: began,
-          finished_at: ctx.clock().toISOString(),
-        });
-      } catch (error) {
-        ctx.logger.error({ err: error, batch_id: batchId }, "could not record the batch outcome");
-      }
     }
   } finally {
     observed.finished();

@@ -14,6 +14,17 @@ export interface TrainCompanyPayload {
   by?: string;
 }
 
+export interface TrainCompanyHooks {
+  /** Training progress, 0..1. */
+  onProgress?: (fraction: number) => void;
+  /**
+   * Called between save and commit with the answer the commit will give: the operation records it, so that an
+   * attempt retried after a crash past the commit finishes the operation instead of training again. Throwing
+   * cancels the commit (the saved artifact stays an orphan for `store gc`).
+   */
+  beforeCommit?: (pending: TrainResponse) => Promise<void>;
+}
+
 /** Progress crosses from the training thread at most this often, so a long training leaves the event loop alone. */
 const PROGRESS_EVERY_MS = 200;
 
@@ -50,7 +61,7 @@ async function trainInThread(
 export async function trainCompany(
   ctx: ServerContext,
   payload: TrainCompanyPayload,
-  onProgress?: (fraction: number) => void,
+  hooks: TrainCompanyHooks = {},
 ): Promise<TrainResponse> {
   const { companyId, autoApprove, by } = payload;
   const company = await findCompany(ctx, companyId);
@@ -71,10 +82,26 @@ export async function trainCompany(
           config: { seed: settings.trainSeed, maxSeconds: settings.trainSeconds },
         },
         signal,
-        onProgress,
+        hooks.onProgress,
       );
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
+      const metrics = numericMetrics(artifact.manifest.metrics);
+      if (hooks.beforeCommit) {
+        const before = await store.getSlots(companyId);
+        await hooks.beforeCommit({
+          company_id: companyId,
+          model_id: saved.model_id,
+          version: saved.version,
+          trained_at: saved.trained_at,
+          auto_approved: autoApprove,
+          slots: {
+            latest: saved.model_id,
+            approved: autoApprove ? saved.model_id : (before.approved?.model_id ?? null),
+          },
+          metrics,
+        });
+      }
       const committed = await changingSlots(() =>
         store.commitTraining({
           companyId,
@@ -98,7 +125,7 @@ export async function trainCompany(
           latest: committed.slots.latest?.model_id ?? null,
           approved: committed.slots.approved?.model_id ?? null,
         },
-        metrics: numericMetrics(artifact.manifest.metrics),
+        metrics,
       };
     }),
   );

@@ -21,11 +21,14 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
   const running = new Map<string, Running>();
   /** Seconds the company's last training took: a better guess for `Retry-After` than the budget. */
   const lastSeconds = new Map<string, number>();
+  const stopping = new AbortController();
+  /** Trainings run in the background in this process (queued without a queue), until they settle. */
+  const background = new Set<Promise<unknown>>();
 
-  function retryAfter(companyId: string, entry: Running): string {
+  /** Seconds a training started at `startedAt` (ms) is expected to go on: its company's last duration, or the budget. */
+  function retryAfterSince(companyId: string, startedAt: number): string {
     const expected = lastSeconds.get(companyId) ?? options.expectedSeconds;
-    const left = expected - (now() - entry.startedAt) / 1000;
-    return String(Math.max(1, Math.ceil(left)));
+    return String(Math.max(1, Math.ceil(expected - (now() - startedAt) / 1000)));
   }
 
   return {
@@ -46,7 +49,7 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
       const current = running.get(companyId);
       if (current) {
         throw new ApiError("training_in_progress", undefined, {
-          headers: { "Retry-After": retryAfter(companyId, current) },
+          headers: { "Retry-After": retryAfterSince(companyId, current.startedAt) },
         });
       }
       const entry: Running = { startedAt: now(), controller: new AbortController() };
@@ -60,8 +63,30 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
       }
     },
 
+    /** Aborted by `abortAll`: a request waiting for a training run elsewhere stops waiting on shutdown too. */
+    stopping: stopping.signal as globalThis.AbortSignal,
+
+    /** `Retry-After` for a training started at `startedAt` (ms) in any process. */
+    retryAfterSince,
+
+    /** Keeps `attempt` (which must not reject) until it settles, so that `settled` can wait for it. */
+    track(attempt: Promise<void>): void {
+      background.add(attempt);
+      void attempt.finally(() => background.delete(attempt));
+    },
+
+    /** Resolves once every tracked attempt has settled (shutdown, after `abortAll`). */
+    async settled(): Promise<void> {
+      await Promise.allSettled([...background]);
+    },
+
     /** Stops every running training (server shutdown). */
     abortAll(): void {
+      if (!stopping.signal.aborted) {
+        stopping.abort(
+          new ApiError("unavailable", "The server is shutting down; retry the training shortly."),
+        );
+      }
       for (const entry of running.values())
         entry.controller.abort(
           new ApiError("unavailable", "The server is shutting down; retry the training shortly."),

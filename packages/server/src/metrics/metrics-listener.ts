@@ -13,15 +13,35 @@ export interface MetricsListener {
  * the operator can keep it off the internet. The Node process families join the registry here: a CLI command's
  * context, which nobody scrapes, starts no event-loop monitor.
  */
+export interface MetricsListenerOptions {
+  /** Also answer `GET /healthz` (200 `{"status":"ok"}` when it resolves true, else 503): a worker has no API. */
+  health?: () => Promise<boolean>;
+}
+
 export async function startMetricsListener(
   registry: Registry,
   host: string,
   port: number,
+  options: MetricsListenerOptions = {},
 ): Promise<MetricsListener> {
   // Standard names (`process_*`, `nodejs_*`), so the usual Node dashboards work unchanged.
   collectDefaultMetrics({ register: registry });
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "").split("?")[0];
+    const health = options.health;
+    if (path === "/healthz" && health !== undefined) {
+      health().then(
+        (ok) => {
+          response
+            .writeHead(ok ? 200 : 503, { "content-type": "application/json" })
+            .end(JSON.stringify({ status: ok ? "ok" : "unavailable" }));
+        },
+        () => {
+          response.writeHead(503, { "content-type": "application/json" }).end('{"status":"unavailable"}');
+        },
+      );
+      return;
+    }
     if (path !== "/metrics") {
       response
         .writeHead(404, { "content-type": "text/plain; charset=utf-8" })

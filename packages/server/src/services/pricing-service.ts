@@ -1,13 +1,14 @@
 import type { PricingService, RequestContext } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { computeRecommendations } from "./compute-recommendations.js";
+import { getOperation } from "./get-operation.js";
 import { listRuns } from "./list-runs.js";
 import { modelHistory } from "./model-history.js";
 import { modelReport } from "./model-report.js";
 import { promoteModel } from "./promote-model.js";
 import { readRecommendations, readRecommendationsJson } from "./read-recommendations.js";
 import { rollbackModel } from "./rollback-model.js";
-import { trainModel } from "./train-model.js";
+import { trainModel, trainModelAsync } from "./train-model.js";
 
 function partnerOf(rc: RequestContext): { by?: string } {
   return rc.principal ? { by: rc.principal.partnerId } : {};
@@ -24,6 +25,8 @@ export function createPricingService(ctx: ServerContext): PricingService {
     getRecommendationsJson: (input) => readRecommendationsJson(ctx, input),
     compute: (input) => computeRecommendations(ctx, input),
     train: (input, rc) => trainModel(ctx, input, partnerOf(rc)),
+    trainAsync: (input, rc) => trainModelAsync(ctx, input, rc.principal?.partnerId),
+    getOperation: (input, request) => getOperation(ctx, input, request),
     promote: (input, rc) => promoteModel(ctx, input, rc.principal?.partnerId),
     getModel: (input) => modelReport(ctx, input),
     getModelHistory: (input) => modelHistory(ctx, input),

@@ -13,6 +13,7 @@ import { registerPromoteCommand } from "./promote.js";
 import { registerServeCommand } from "./serve.js";
 import { registerStoreCommands } from "./store.js";
 import { registerTrainCommand } from "./train.js";
+import { registerWorkerCommand } from "./worker.js";
 
 export type RegisterCommands = (program: Command, cli: CliRuntime) => void;
 
@@ -24,6 +25,7 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerDataCommands,
   registerDbCommands,
   registerServeCommand,
+  registerWorkerCommand,
   registerOpenApiCommand,
   registerTrainCommand,
   registerPromoteCommand,

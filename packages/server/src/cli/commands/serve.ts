@@ -5,10 +5,13 @@ import { untilSignal } from "../serving.js";
 export function registerServeCommand(program: Command, cli: CliRuntime): void {
   program
     .command("serve")
-    .description("Run the API server (settings from the environment: the README's Configuration table)")
+    .description(
+      "Run the API server with an embedded worker and the nightly schedule; on PostgreSQL `--workers 0` runs the API only (settings from the environment: the README's Configuration table)",
+    )
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))
     .addOption(settingOption("metricsPort"))
+    .addOption(settingOption("pricing.workers"))
     .action(async (_opts: unknown, cmd: Command) => {
       const config = cli.config(cmd);
       // Loaded on demand so the other commands start without Fastify and the OpenAPI stack.

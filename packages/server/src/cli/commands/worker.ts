@@ -1,0 +1,72 @@
+import { type Command, Option } from "commander";
+import { CliError, type CliRuntime, requireDatabase, settingOption } from "../cli-runtime.js";
+import { untilSignal } from "../serving.js";
+
+/** A port number from a flag. */
+function portOf(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`--port must be 0..65535, got "${text}"`);
+  return port;
+}
+
+export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
+  program
+    .command("worker")
+    .description(
+      "Run a worker only (PostgreSQL): trainings and the nightly batch from the shared pg-boss queue, and the schedule",
+    )
+    .addOption(settingOption("pricing.workerConcurrency"))
+    .addOption(
+      new Option("--port <p>", "serve /healthz and /metrics on this port (on PRICING_HOST); 0 picks one"),
+    )
+    .action(async (opts: { port?: string }, cmd: Command) => {
+      const config = cli.config(cmd);
+      if (config.databaseUrl === undefined) {
+        throw new CliError(
+          "a worker needs PRICING_DATABASE_URL (PostgreSQL); on SQLite `pricing serve` runs the jobs itself",
+          "invalid_config",
+        );
+      }
+      await requireDatabase(config);
+      const port = opts.port === undefined ? undefined : portOf(opts.port);
+      const [{ createServerContext }, { startJobs }, { startMetricsListener }, pino] = await Promise.all([
+        import("../../context.js"),
+        import("../../jobs/start-jobs.js"),
+        import("../../metrics/metrics-listener.js"),
+        import("pino"),
+      ]);
+      const logger = pino.default(
+        { level: config.logLevel },
+        pino.default.destination({ dest: 1, sync: false }),
+      );
+      const ctx = await createServerContext(config, { logger });
+      try {
+        const concurrency = config.pricing.workerConcurrency;
+        const schedule = await startJobs(ctx, { concurrency });
+        const listener =
+          port === undefined
+            ? undefined
+            : await startMetricsListener(ctx.metrics.registry, config.host, port, {
+                health: async () => {
+                  const { pingDatabase } = await import("../../db/database.js");
+                  return pingDatabase(ctx.db);
+                },
+              });
+        logger.info(
+          {
+            concurrency,
+            metrics_url: listener?.url ?? null,
+            next_batch: schedule.nextRun()?.toISOString() ?? null,
+          },
+          "worker started",
+        );
+        await untilSignal();
+        logger.info("worker stopping");
+        schedule.stop();
+        await listener?.close();
+      } finally {
+        await ctx.close();
+      }
+    });
+}

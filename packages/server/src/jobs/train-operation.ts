@@ -1,0 +1,106 @@
+import { isApiError, type TrainResponse } from "@pricing/http-adapter";
+import type { ServerContext } from "../context.js";
+import type { OperationRow } from "../db/schema.js";
+import { withCompanyLock } from "./advisory-locks.js";
+import { trainCompany } from "./train-company.js";
+
+export interface TrainAttempt {
+  /** No retry follows this attempt: a failure fails the operation instead of leaving it to the next attempt. */
+  final: boolean;
+  onProgress?: (fraction: number) => void;
+}
+
+/** How often a running training touches its row (its progress and `updated_at`), also when no progress moves. */
+const HEARTBEAT_MS = 1_000;
+
+const isFinished = (op: OperationRow | undefined) =>
+  op === undefined || op.status === "succeeded" || op.status === "failed";
+
+/** Failures another attempt would meet again (no history, unknown company): the operation fails at once. */
+function isPermanent(error: unknown): boolean {
+  return isApiError(error) && error.code !== "unavailable" && error.code !== "internal_error";
+}
+
+function describe(error: unknown): { code: string; message: string } {
+  if (isApiError(error)) return { code: error.code, message: error.message };
+  return { code: "internal_error", message: "The training failed; see the worker's log." };
+}
+
+/** The commit of a previous attempt, if it got that far: its model in the slot history. */
+async function committedBefore(ctx: ServerContext, op: OperationRow): Promise<TrainResponse | null> {
+  if (op.model_id === null || op.result === null) return null;
+  const slots = await ctx.policies.store.getSlots(op.company_id);
+  const committed = slots.history.some(
+    (e) => e.model_id === op.model_id && (e.action === "train" || e.action === "train_auto_approve"),
+  );
+  return committed ? (JSON.parse(op.result) as TrainResponse) : null;
+}
+
+/**
+ * One attempt at a training operation: the `train` job's handler, in a worker (any process) or in-process. Holds
+ * the company's training lock for the whole attempt and re-reads the operation under it, so an attempt whose job
+ * expired and was retried elsewhere never commits a second time: the retry waits for the lock (its job fails and
+ * is retried later), then finds the operation finished, or finds the model the first attempt was committing
+ * already in the slots and finishes the operation with it. Throws only when the queue should retry.
+ */
+export async function runTrainOperation(
+  ctx: ServerContext,
+  operationId: string,
+  attempt: TrainAttempt,
+): Promise<void> {
+  const operations = ctx.repositories.operations;
+  const first = await operations.get(operationId);
+  if (first === undefined || isFinished(first)) return;
+  const postgres = ctx.config.databaseUrl !== undefined;
+  await withCompanyLock(ctx.db, postgres, first.company_id, async () => {
+    const op = await operations.get(operationId);
+    if (op === undefined || isFinished(op)) return;
+    const done = await committedBefore(ctx, op);
+    if (done !== null) {
+      await operations.succeed(operationId, done);
+      return;
+    }
+    if (!(await operations.start(operationId))) return;
+    const input = JSON.parse(op.input) as { auto_approve?: boolean; by?: string };
+    let progress = 0;
+    const heartbeat = setInterval(() => {
+      operations.progress(operationId, progress).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    try {
+      const result = await trainCompany(
+        ctx,
+        {
+          companyId: op.company_id,
+          autoApprove: input.auto_approve === true,
+          ...(input.by === undefined ? {} : { by: input.by }),
+        },
+        {
+          onProgress: (fraction) => {
+            progress = fraction;
+            attempt.onProgress?.(fraction);
+          },
+          beforeCommit: async (pending) => {
+            // The re-check at commit: an operation finished meanwhile (failed by an operator, or by a stale check)
+            // must not move the slots.
+            const now = await operations.get(operationId);
+            if (now?.status !== "running") throw new Error(`operation ${operationId} is no longer running`);
+            await operations.committing(operationId, pending.model_id, pending);
+          },
+        },
+      );
+      await operations.succeed(operationId, result);
+    } catch (error) {
+      if (isPermanent(error) || attempt.final) {
+        await operations.fail(operationId, describe(error));
+        if (isPermanent(error)) return;
+      }
+      ctx.logger.warn(
+        { err: error, operation_id: operationId, final: attempt.final },
+        "training attempt failed",
+      );
+      throw error;
+    } finally {
+      clearInterval(heartbeat);
+    }
+  });
+}
