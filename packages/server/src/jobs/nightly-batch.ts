@@ -5,6 +5,7 @@ import type { RecordedBatch } from "../repositories/batch-outcomes.js";
 import { findCompany } from "../services/company-lookup.js";
 import { persistPlan, planCompany } from "../services/company-plan.js";
 import { companyToday } from "../services/company-today.js";
+import { retrainIncompatible } from "./retrain-incompatible.js";
 
 export interface CompanyOutcome {
   company_id: string;
@@ -51,6 +52,7 @@ export async function nightlyRun(
   const asOf = companyToday(ctx.clock(), company.timezone);
   const existing = await runs.nightlyExists(company.company_id, asOf);
   if (existing) return { as_of: asOf, status: "exists", run_id: existing.run_id };
+  await retrainIncompatible(ctx, company);
   const run = await persistPlan(ctx, await planCompany(ctx, company), "nightly");
   const winner = run ?? (await runs.nightlyExists(company.company_id, asOf));
   return { as_of: asOf, status: run ? "created" : "exists", run_id: winner?.run_id ?? null };
