@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createServerContext, loadConfig, type ServerContext } from "@pricing/server";
+import { createServerContext, loadConfig, type ServerContext, startServer } from "@pricing/server";
 import SqliteDatabase from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromSource, TSX } from "./tsx-source.js";
@@ -128,16 +128,28 @@ describe("pricing db backup / restore", () => {
       }
       const { report: north } = await ctx.policies.resolver.resolve("north");
       expect(north).toMatchObject({ source: "approved", fallback_reason: null });
-      // The partner's keys still mint tokens: the restored hashes meet the pepper put back beside them.
-      const minted = await ctx.auth.exchangeToken({
-        access_key: keys.access_key,
-        secret_key: keys.secret_key,
-      });
-      expect(minted.access_token).toBeTypeOf("string");
       const runs = await ctx.repositories.runs.list("north", 100, 0);
       expect(runs.total).toBeGreaterThan(0);
     } finally {
       await ctx.close();
+    }
+    // A server on the restored data dir: the partner's keys still mint tokens (the restored hashes meet the pepper
+    // put back beside them) and the restored runs are served.
+    const server = await startServer(loadConfig({}, { dataDir: target, port: 0, logLevel: "silent" }));
+    try {
+      const res = await fetch(`${server.url}/public/v1/auth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ access_key: keys.access_key, secret_key: keys.secret_key }),
+      });
+      expect(res.status).toBe(200);
+      const { access_token } = (await res.json()) as { access_token: string };
+      const runs = await fetch(`${server.url}${V2}/runs?company_id=north`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(runs.status).toBe(200);
+    } finally {
+      await server.close();
     }
   }, 180_000);
 
