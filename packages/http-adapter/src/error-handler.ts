@@ -50,15 +50,26 @@ function sizeText(bytes: number): string {
 }
 
 /**
- * Maps anything thrown while handling a request to our one error type. With `bodyLimit` (bytes) a 413 says what the
- * limit is; without it, the registry's message.
+ * The host's errors that have an API meaning the adapter cannot know of (a busy database is a 503): returns the
+ * `ApiError` to answer with, or undefined for the usual mapping.
  */
-export function toApiError(error: unknown, options: { bodyLimit?: number } = {}): ApiError {
+export type ErrorTranslator = (error: unknown) => ApiError | undefined;
+
+export interface ErrorHandlingOptions {
+  /** Bytes; a 413 then says what the limit is, else the registry's message. */
+  bodyLimit?: number;
+  translateError?: ErrorTranslator;
+}
+
+/** Maps anything thrown while handling a request to our one error type. */
+export function toApiError(error: unknown, options: ErrorHandlingOptions = {}): ApiError {
   if (error instanceof ApiError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     return new ApiError("validation_error", describeValidation(error.validationContext, error.validation));
   }
   if (isResponseSerializationError(error)) return new ApiError("internal_error", undefined, { cause: error });
+  const translated = options.translateError?.(error);
+  if (translated !== undefined) return translated;
   const fastifyError = error as Partial<FastifyError> | null;
   const code = typeof fastifyError?.code === "string" ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (code !== undefined && fastifyError?.code !== undefined) {
@@ -110,9 +121,9 @@ export function replyWithError(
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
-  limits: { bodyLimit?: number } = {},
+  options: ErrorHandlingOptions = {},
 ): FastifyReply {
-  const apiError = toApiError(error, limits);
+  const apiError = toApiError(error, options);
   if (apiError.code === "internal_error") {
     request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
   } else if (apiError.statusCode >= 500) {
@@ -123,7 +134,7 @@ export function replyWithError(
   return sendError(request, reply, apiError);
 }
 
-export function installErrorHandling(app: FastifyInstance, limits: { bodyLimit: number }): void {
-  app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply, limits));
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
+  app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply, options));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError("not_found")));
 }

@@ -1,4 +1,4 @@
-export { toApiError } from "./error-handler.js";
+export { type ErrorTranslator, toApiError } from "./error-handler.js";
 export {
   ApiError,
   type ApiErrorOptions,

@@ -5,7 +5,7 @@ import fp from "fastify-plugin";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { installBearerAuth } from "./bearer-auth.js";
 import { clientErrorHandler } from "./client-errors.js";
-import { installErrorHandling, replyWithError } from "./error-handler.js";
+import { type ErrorTranslator, installErrorHandling, replyWithError } from "./error-handler.js";
 import { installConcurrencyCap, partnerLimitOf } from "./expensive-operations.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
 import { createRateLimitCheck, type RateLimitsInput, rateLimitsSchema } from "./rate-limits.js";
@@ -33,6 +33,8 @@ export interface PricingApiOptions {
   openapi?: OpenApiOptions;
   /** Largest JSON body in bytes; default 64 KiB. */
   bodyLimit?: number;
+  /** The host's errors with an API meaning (a busy database: 503 `unavailable`), checked before the 500. */
+  translateError?: ErrorTranslator;
 }
 
 /**
@@ -74,7 +76,10 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
-  installErrorHandling(app, { bodyLimit });
+  installErrorHandling(app, {
+    bodyLimit,
+    ...(options.translateError === undefined ? {} : { translateError: options.translateError }),
+  });
   // The Fastify plugins load here rather than at module load, so that importing the adapter stays cheap.
   const [{ default: helmet }, { default: rateLimit }] = await Promise.all([
     import("@fastify/helmet"),

@@ -4,6 +4,7 @@ import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
+import { databaseBusyAsApiError } from "./db/database-busy.js";
 import { installHttpMetrics } from "./metrics/http-metrics.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
 import { createPricingService } from "./services/pricing-service.js";
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       readiness: () => pingDatabase(ctx.db),
       corsOrigins: config.corsOrigins,
       rateLimits: config.rateLimits,
+      translateError: databaseBusyAsApiError,
     });
     await app.ready();
   } catch (error) {
