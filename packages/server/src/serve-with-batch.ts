@@ -10,8 +10,9 @@ export interface ServingWithBatch {
 }
 
 /**
- * The API server plus the in-process nightly schedule over the same context. `close` stops the schedule, then
- * closes the server, which aborts running trainings (nothing is committed) before it waits for requests.
+ * The API server plus the in-process nightly schedule over the same context. `close` stops the schedule and waits
+ * for a running batch to record where it stopped, then closes the server, which aborts running trainings (nothing
+ * is committed) before it waits for requests.
  */
 export async function startServerWithBatch(
   config: Config,
@@ -23,7 +24,10 @@ export async function startServerWithBatch(
     server,
     schedule,
     async close() {
-      schedule.stop();
+      // The batch records its outcomes (interrupted ones with the reason) while the database is still open.
+      const drained = schedule.stop();
+      server.ctx.training.abortAll();
+      await drained;
       await server.close();
     },
   };

@@ -10,7 +10,10 @@ import { retrainIncompatible } from "./retrain-incompatible.js";
 export interface CompanyOutcome {
   company_id: string;
   as_of: string;
-  /** `created`: this batch wrote the run; `exists`: the day's nightly run was already there; `failed`: see error. */
+  /**
+   * `created`: this batch wrote the run; `exists`: the day's nightly run was already there; `failed`: see error;
+   * `interrupted`: the process was stopping (see error), the next start runs it.
+   */
   status: BatchOutcomesTable["status"];
   run_id: string | null;
   error: string | null;
@@ -31,6 +34,11 @@ export interface NightlyBatchOptions {
   companyId?: string;
   /** Only these companies (the catch-up's unfinished ones). */
   companies?: readonly CompanyRow[];
+  /**
+   * Aborted when the process stops: the company in progress ends (its failure, if any, is recorded as
+   * `interrupted` with the reason) and the ones not started are recorded `interrupted`, for the next start.
+   */
+  signal?: AbortSignal;
 }
 
 /** A failure message safe to store and print: the first line, bounded. */
@@ -90,28 +98,47 @@ export async function runNightlyBatch(
       : await ctx.repositories.companies.list());
   const outcomes: CompanyOutcome[] = [];
   const observed = ctx.metrics.batchStarted();
+  const signal = options.signal;
+  const stopping = () => (signal?.aborted ? `interrupted: ${describe(signal.reason ?? "shutdown")}` : null);
   try {
     for (const company of companies) {
       const t0 = performance.now();
       const began = ctx.clock().toISOString();
       let outcome: Omit<CompanyOutcome, "seconds">;
-      try {
-        outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
-      } catch (error) {
-        ctx.logger.error(
-          { err: error, company_id: company.company_id, batch_id: batchId },
-          "nightly run failed",
-        );
+      const notStarted = stopping();
+      if (notStarted !== null) {
         outcome = {
           company_id: company.company_id,
           as_of: companyToday(ctx.clock(), company.timezone),
-          status: "failed",
+          status: "interrupted",
           run_id: null,
-          error: describe(error),
+          error: `${notStarted} before this company's run`,
         };
+      } else {
+        try {
+          outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
+        } catch (error) {
+          const interrupted = stopping();
+          ctx.logger.error(
+            {
+              err: error,
+              company_id: company.company_id,
+              batch_id: batchId,
+              interrupted: interrupted !== null,
+            },
+            "nightly run failed",
+          );
+          outcome = {
+            company_id: company.company_id,
+            as_of: companyToday(ctx.clock(), company.timezone),
+            status: interrupted === null ? "failed" : "interrupted",
+            run_id: null,
+            error: interrupted === null ? describe(error) : `${interrupted}; ${describe(error)}`,
+          };
+        }
       }
       outcomes.push({ ...outcome, seconds: (performance.now() - t0) / 1000 });
-      observed.company(outcome.status);
+      if (outcome.status !== "interrupted") observed.company(outcome.status);
       try {
         await ctx.repositories.batchOutcomes.record({
           batch_id: batchId,
@@ -127,7 +154,7 @@ export async function runNightlyBatch(
   } finally {
     observed.finished();
   }
-  if (options.companyId === undefined) await sweepStore(ctx, batchId);
+  if (options.companyId === undefined && !signal?.aborted) await sweepStore(ctx, batchId);
   return {
     batch_id: batchId,
     trigger: options.trigger,
