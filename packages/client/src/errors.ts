@@ -10,6 +10,7 @@ export type ApiErrorCode =
   | "company_not_found"
   | "no_run_at_offset"
   | "not_found"
+  | "method_not_allowed"
   | "request_timeout"
   | "model_id_stale"
   | "training_in_progress"

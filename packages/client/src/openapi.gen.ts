@@ -174,7 +174,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -645,6 +645,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -774,6 +783,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -867,6 +885,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found or company_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -999,6 +1026,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -1123,6 +1159,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found or company_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1279,6 +1324,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -1397,6 +1451,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found or company_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

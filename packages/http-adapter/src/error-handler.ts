@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { ApiError, codeToStatus, DEFAULT_RETRY_AFTER_SECONDS, toEnvelope } from "./errors.js";
+import { trackAllowedMethods } from "./method-not-allowed.js";
 
 const FASTIFY_CODES: Record<string, ApiError["code"]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
@@ -23,6 +24,7 @@ const FASTIFY_MESSAGES: Record<string, string> = {
  */
 const FRAMEWORK_STATUS_CODES: readonly ApiError["code"][] = [
   "not_found",
+  "method_not_allowed",
   "request_timeout",
   "payload_too_large",
   "unsupported_media_type",
@@ -135,6 +137,21 @@ export function replyWithError(
 }
 
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
+  const allowedMethods = trackAllowedMethods(app);
   app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply, options));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError("not_found")));
+  app.setNotFoundHandler((request, reply) => {
+    const allow = allowedMethods(request.url.split("?")[0] ?? "");
+    if (allow === undefined) return sendError(request, reply, new ApiError("not_found"));
+    return sendError(
+      request,
+      reply,
+      new ApiError(
+        "method_not_allowed",
+        `${request.method} is not allowed here; this path allows ${allow}.`,
+        {
+          headers: { Allow: allow },
+        },
+      ),
+    );
+  });
 }
