@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { ApiError, codeToStatus, DEFAULT_RETRY_AFTER_SECONDS, toEnvelope } from "./errors.js";
-import { trackAllowedMethods } from "./method-not-allowed.js";
+import { methodNotAllowed, trackAllowedMethods } from "./method-not-allowed.js";
 
 const FASTIFY_CODES: Record<string, ApiError["code"]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
@@ -138,7 +138,13 @@ export function replyWithError(
 
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
   const allowedMethods = trackAllowedMethods(app);
-  app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply, options));
+  app.setErrorHandler((error, request, reply) => {
+    // A request no route took fails before the not-found handler when Fastify refuses its form first (QUERY
+    // without Content-Type): for a known path that is still the wrong method.
+    const allow = request.is404 ? allowedMethods(request.url) : undefined;
+    if (allow !== undefined) return replyWithError(methodNotAllowed(request.method, allow), request, reply);
+    return replyWithError(error, request, reply, options);
+  });
   app.setNotFoundHandler((request, reply) => {
     const allow = allowedMethods(request.url.split("?")[0] ?? "");
     if (allow === undefined) return sendError(request, reply, new ApiError("not_found"));
