@@ -146,18 +146,8 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     return replyWithError(error, request, reply, options);
   });
   app.setNotFoundHandler((request, reply) => {
-    const allow = allowedMethods(request.url.split("?")[0] ?? "");
+    const allow = allowedMethods(request.url);
     if (allow === undefined) return sendError(request, reply, new ApiError("not_found"));
-    return sendError(
-      request,
-      reply,
-      new ApiError(
-        "method_not_allowed",
-        `${request.method} is not allowed here; this path allows ${allow}.`,
-        {
-          headers: { Allow: allow },
-        },
-      ),
-    );
+    return replyWithError(methodNotAllowed(request.method, allow), request, reply);
   });
 }
