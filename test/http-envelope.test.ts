@@ -32,6 +32,22 @@ describe("error envelope for framework errors", () => {
     expect(h.logs.some((l) => l.includes(`"request_id":"${error.request_id}"`))).toBe(true);
   });
 
+  it("405 method_not_allowed with Allow for a known path and another method; 404 for an unknown path", async () => {
+    for (const [method, url, allow] of [
+      ["TRACE", "/public/v1/v2/runs?company_id=x", "GET, HEAD"],
+      ["PUT", "/v2/runs", "GET, HEAD"],
+      ["DELETE", "/public/v1/auth/token", "POST"],
+      ["GET", "/public/v1/v2/model/train", "POST"],
+      ["PATCH", "/healthz", "GET, HEAD"],
+    ] as const) {
+      const res = await h.app.inject({ method, url });
+      const error = expectEnvelope(res, 405, "method_not_allowed");
+      expect(res.headers.allow, `${method} ${url}`).toBe(allow);
+      expect(error.message).toContain(allow);
+    }
+    expectEnvelope(await h.app.inject({ method: "PUT", url: "/public/v1/v2/nope" }), 404, "not_found");
+  });
+
   it("400 validation_error for malformed JSON", async () => {
     const res = await h.app.inject({
       method: "POST",
@@ -101,7 +117,8 @@ describe("error envelope for framework errors", () => {
       headers: { origin: "https://app.example.com", "access-control-request-method": "POST" },
     });
     expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
-    expectEnvelope(preflight, 404, "not_found");
+    expectEnvelope(preflight, 405, "method_not_allowed");
+    expect(preflight.headers.allow).toBe("POST");
   });
 });
 

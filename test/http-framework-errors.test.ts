@@ -66,4 +66,21 @@ describe("errors raised before routing are the envelope with a request id", () =
     ]);
     expectEnvelope(smuggled, 400, "validation_error");
   });
+
+  it("QUERY (refused by Fastify without Content-Type) or a method Node's parser does not know (FOO) on a known path is 405 with Allow; elsewhere 400", async () => {
+    const query = await rawRequest(url, [
+      "QUERY /public/v1/v2/runs?company_id=x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ]);
+    expectEnvelope(query, 405, "method_not_allowed");
+    expect(query.headers.allow).toBe("GET, HEAD");
+    const foo = await rawRequest(url, [
+      "FOO /public/v1/auth/token HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ]);
+    expectEnvelope(foo, 405, "method_not_allowed");
+    expect(foo.headers.allow).toBe("POST");
+    const unknownPath = await rawRequest(url, [
+      "QUERY /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ]);
+    expectEnvelope(unknownPath, 400, "validation_error");
+  });
 });

@@ -11,6 +11,7 @@ export type ApiErrorCode =
   | "no_run_at_offset"
   | "not_found"
   | "operation_not_found"
+  | "method_not_allowed"
   | "request_timeout"
   | "model_id_stale"
   | "training_in_progress"

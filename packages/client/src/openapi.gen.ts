@@ -234,7 +234,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -788,7 +788,7 @@ export interface components {
             /** @description Why it failed (the code the synchronous call would have answered with), once failed. */
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 message: string;
             } | null;
         };
@@ -861,6 +861,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1012,6 +1021,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -1120,6 +1138,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found or company_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1252,6 +1279,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found or company_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1432,6 +1468,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -1589,6 +1634,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -1724,6 +1778,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -1817,6 +1880,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found or company_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1956,6 +2028,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code request_timeout. */
             408: {
                 headers: {
@@ -2081,6 +2162,15 @@ export interface operations {
             };
             /** @description Error envelope with code not_found or operation_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,11 @@ export { PolicyArtifactError } from "./artifact/artifact-error.js";
 export type { PolicyArtifact, SerializeOptions } from "./artifact/policy-artifact.js";
 export { ENGINE_VERSION, loadPolicyArtifact, serializeArtifact } from "./artifact/policy-artifact.js";
 export type { PolicyManifest, PolicyMetrics } from "./artifact/policy-manifest.js";
-export { PolicyManifestSchema } from "./artifact/policy-manifest.js";
+export {
+  ARTIFACT_FORMAT_VERSION,
+  PolicyManifestSchema,
+  SUPPORTED_FORMAT_VERSIONS,
+} from "./artifact/policy-manifest.js";
 export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
 export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
 export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { ApiError, codeToStatus, DEFAULT_RETRY_AFTER_SECONDS, toEnvelope } from "./errors.js";
+import { methodNotAllowed, trackAllowedMethods } from "./method-not-allowed.js";
 
 const FASTIFY_CODES: Record<string, ApiError["code"]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
@@ -23,6 +24,7 @@ const FASTIFY_MESSAGES: Record<string, string> = {
  */
 const FRAMEWORK_STATUS_CODES: readonly ApiError["code"][] = [
   "not_found",
+  "method_not_allowed",
   "request_timeout",
   "payload_too_large",
   "unsupported_media_type",
@@ -50,15 +52,26 @@ function sizeText(bytes: number): string {
 }
 
 /**
- * Maps anything thrown while handling a request to our one error type. With `bodyLimit` (bytes) a 413 says what the
- * limit is; without it, the registry's message.
+ * The host's errors that have an API meaning the adapter cannot know of (a busy database is a 503): returns the
+ * `ApiError` to answer with, or undefined for the usual mapping.
  */
-export function toApiError(error: unknown, options: { bodyLimit?: number } = {}): ApiError {
+export type ErrorTranslator = (error: unknown) => ApiError | undefined;
+
+export interface ErrorHandlingOptions {
+  /** Bytes; a 413 then says what the limit is, else the registry's message. */
+  bodyLimit?: number;
+  translateError?: ErrorTranslator;
+}
+
+/** Maps anything thrown while handling a request to our one error type. */
+export function toApiError(error: unknown, options: ErrorHandlingOptions = {}): ApiError {
   if (error instanceof ApiError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     return new ApiError("validation_error", describeValidation(error.validationContext, error.validation));
   }
   if (isResponseSerializationError(error)) return new ApiError("internal_error", undefined, { cause: error });
+  const translated = options.translateError?.(error);
+  if (translated !== undefined) return translated;
   const fastifyError = error as Partial<FastifyError> | null;
   const code = typeof fastifyError?.code === "string" ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (code !== undefined && fastifyError?.code !== undefined) {
@@ -110,9 +123,9 @@ export function replyWithError(
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
-  limits: { bodyLimit?: number } = {},
+  options: ErrorHandlingOptions = {},
 ): FastifyReply {
-  const apiError = toApiError(error, limits);
+  const apiError = toApiError(error, options);
   if (apiError.code === "internal_error") {
     request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
   } else if (apiError.statusCode >= 500) {
@@ -123,7 +136,18 @@ export function replyWithError(
   return sendError(request, reply, apiError);
 }
 
-export function installErrorHandling(app: FastifyInstance, limits: { bodyLimit: number }): void {
-  app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply, limits));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError("not_found")));
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
+  const allowedMethods = trackAllowedMethods(app);
+  app.setErrorHandler((error, request, reply) => {
+    // A request no route took fails before the not-found handler when Fastify refuses its form first (QUERY
+    // without Content-Type): for a known path that is still the wrong method.
+    const allow = request.is404 ? allowedMethods(request.url) : undefined;
+    if (allow !== undefined) return replyWithError(methodNotAllowed(request.method, allow), request, reply);
+    return replyWithError(error, request, reply, options);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const allow = allowedMethods(request.url);
+    if (allow === undefined) return sendError(request, reply, new ApiError("not_found"));
+    return replyWithError(methodNotAllowed(request.method, allow), request, reply);
+  });
 }

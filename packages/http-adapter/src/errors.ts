@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   "no_run_at_offset",
   "not_found",
   "operation_not_found",
+  "method_not_allowed",
   "request_timeout",
   "model_id_stale",
   "training_in_progress",
@@ -44,6 +45,8 @@ export function codeToStatus(code: ErrorCode): number {
     case "not_found":
     case "operation_not_found":
       return 404;
+    case "method_not_allowed":
+      return 405;
     case "request_timeout":
       return 408;
     case "model_id_stale":
@@ -81,6 +84,7 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   no_run_at_offset: "No persisted run exists at this runs_ago offset.",
   not_found: "Route not found.",
   operation_not_found: "Operation not found.",
+  method_not_allowed: "This method is not allowed on this path; the Allow header lists those that are.",
   request_timeout: "The request was not received in time; send its headers and body without pausing.",
   model_id_stale: "The model_id is not the current latest artifact; read GET /v2/model for the current id.",
   training_in_progress: "A training run for this company is already in progress.",
@@ -192,11 +196,13 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<number, Erro
 
 /**
  * Codes every route can answer with, whatever it does (not_found: a mistyped path under the base URL;
- * request_timeout and headers_too_large: the server's bounds on receiving a request).
+ * method_not_allowed: a known path with another method, with `Allow`; request_timeout and headers_too_large: the
+ * server's bounds on receiving a request).
  */
 export const COMMON_ERROR_CODES: readonly ErrorCode[] = [
   "validation_error",
   "not_found",
+  "method_not_allowed",
   "request_timeout",
   "headers_too_large",
   "rate_limited",

@@ -1,5 +1,5 @@
 export { ifNoneMatchMatches, strongEtag } from "./conditional-get.js";
-export { toApiError } from "./error-handler.js";
+export { type ErrorTranslator, toApiError } from "./error-handler.js";
 export {
   ApiError,
   type ApiErrorOptions,

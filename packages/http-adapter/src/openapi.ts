@@ -215,7 +215,9 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         description:
           "Partner-facing REST API for price recommendations backed by an RL pricing policy. Exchange your key " +
           "pair at POST /auth/token, then send `Authorization: Bearer <token>` on every other call. The /v2 " +
-          "operations are also served at the host root.",
+          "operations are also served at the host root. Every 4xx and 5xx is the ErrorEnvelope; a known path " +
+          "called with another method answers 405 `method_not_allowed` with an `Allow` header listing its " +
+          "methods, and a database busy with another writer answers 503 `unavailable` with `Retry-After`.",
         license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       },
       servers: [{ url: options.serverUrl ?? "/public/v1", description: "Partner API base URL" }],

@@ -6,7 +6,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { installBearerAuth } from "./bearer-auth.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { installConditionalGet } from "./conditional-get.js";
-import { installErrorHandling, replyWithError } from "./error-handler.js";
+import { type ErrorTranslator, installErrorHandling, replyWithError } from "./error-handler.js";
 import { installConcurrencyCap, partnerLimitOf } from "./expensive-operations.js";
 import { type IdempotencyOptions, installIdempotency } from "./idempotency.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
@@ -55,6 +55,8 @@ export interface PricingApiOptions {
    * adapter's own tests and the OpenAPI rendering need no store).
    */
   idempotency?: IdempotencyOptions;
+  /** The host's errors with an API meaning (a busy database: 503 `unavailable`), checked before the 500. */
+  translateError?: ErrorTranslator;
 }
 
 /**
@@ -96,7 +98,10 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
-  installErrorHandling(app, { bodyLimit });
+  installErrorHandling(app, {
+    bodyLimit,
+    ...(options.translateError === undefined ? {} : { translateError: options.translateError }),
+  });
   // The Fastify plugins load here rather than at module load, so that importing the adapter stays cheap.
   const [{ default: helmet }, { default: rateLimit }] = await Promise.all([
     import("@fastify/helmet"),

@@ -4,6 +4,7 @@ import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
+import { databaseBusyAsApiError } from "./db/database-busy.js";
 import { installHttpMetrics } from "./metrics/http-metrics.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
 import { openRateLimitStore } from "./rate-limit-redis.js";
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       rateLimits: config.rateLimits,
       idempotency: { store: ctx.repositories.idempotencyKeys, clock: ctx.clock },
       rateLimitStore: rateLimitStore.store,
+      translateError: databaseBusyAsApiError,
     });
     await app.ready();
   } catch (error) {

@@ -63,6 +63,13 @@ const serverSettings = {
     description:
       "`redis://...` to share the per-partner and per-key rate-limit counters between processes; unset: each process counts its own. A Redis that cannot be reached lets requests through (logged), never fails them",
   },
+  sqliteBusyTimeoutMs: {
+    schema: z.number().int().min(0).max(60_000).default(2_000),
+    env: "PRICING_SQLITE_BUSY_TIMEOUT_MS",
+    fromText: Number,
+    description:
+      "milliseconds a SQLite write waits for another process's write lock (an import's last step, a CLI command) before the request answers 503 `unavailable` with `Retry-After`; the process's event loop waits with it (the driver is synchronous), so keep it short",
+  },
   host: {
     schema: z.string().min(1).default("127.0.0.1"),
     env: "PRICING_HOST",

@@ -13,8 +13,8 @@ export interface ServingWithBatch {
 /**
  * The API server plus its jobs over the same context: the embedded worker and the nightly schedule (in-process
  * on SQLite, pg-boss on PostgreSQL), or on PostgreSQL with `pricing.workers` 0 only the queue the API hands
- * trainings to. `close` stops the schedule, then closes the server, which aborts running trainings (nothing is
- * committed) before it waits for requests, then the queue.
+ * trainings to. `close` stops the schedule and waits for a running batch to record where it stopped, then closes
+ * the server, which aborts running trainings (nothing is committed) before it waits for requests, then the queue.
  */
 export async function startServerWithBatch(
   config: Config,
@@ -32,7 +32,10 @@ export async function startServerWithBatch(
     server,
     schedule,
     async close() {
-      schedule.stop();
+      // The batch records its outcomes (interrupted ones with the reason) while the database is still open.
+      const drained = schedule.stop();
+      server.ctx.training.abortAll();
+      await drained;
       await server.close();
     },
   };

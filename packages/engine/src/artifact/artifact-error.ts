@@ -1,7 +1,10 @@
 /** Why an artifact could not be loaded. */
 export type ArtifactErrorCode = "artifact_invalid" | "artifact_incompatible";
 
-/** The one error type of artifact loading: the policy store's resolver counts it as `artifact_unreadable`. */
+/**
+ * The one error type of artifact loading: the policy store's resolver reports `artifact_incompatible` as such and
+ * every other code as `artifact_unreadable`.
+ */
 export class PolicyArtifactError extends Error {
   readonly code: ArtifactErrorCode;
 

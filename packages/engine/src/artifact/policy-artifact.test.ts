@@ -117,7 +117,11 @@ describe("policy artifact", () => {
       { ...artifact.manifest, format: "something-else" },
       { ...artifact.manifest, extra: 1 },
       { ...artifact.manifest, tensors: artifact.manifest.tensors.slice(1) },
-      { ...artifact.manifest, engineVersion: "999.0.0" },
+      {
+        ...artifact.manifest,
+        featureSpec: { ...artifact.manifest.featureSpec, stateFeatures: ["days_left_fraction"] },
+      },
+      { ...artifact.manifest, formatVersion: 0 },
       "not an object",
     ];
     const codes = [];
@@ -132,6 +136,7 @@ describe("policy artifact", () => {
       "artifact_invalid",
       "artifact_invalid",
       "artifact_invalid",
+      "artifact_incompatible",
       "artifact_incompatible",
       "artifact_invalid",
     ]);

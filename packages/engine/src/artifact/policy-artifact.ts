@@ -10,11 +10,15 @@ import {
   type PolicyManifest,
   PolicyManifestSchema,
   type PolicyMetrics,
+  SUPPORTED_FORMAT_VERSIONS,
   type TensorEntry,
 } from "./policy-manifest.js";
 
-/** Version of the engine that wrote an artifact (bump with any change to features or the network head). */
-export const ENGINE_VERSION = "0.1.0";
+/**
+ * Version of the engine that wrote an artifact, kept in its manifest for the operator. Loading does not compare
+ * it: what decides is the manifest's format version (`SUPPORTED_FORMAT_VERSIONS`) and its feature spec.
+ */
+export const ENGINE_VERSION = "0.2.0";
 
 /**
  * A policy artifact: a JSON manifest and one binary file of little-endian float32 blocks. It carries no id and
@@ -111,14 +115,34 @@ export function serializeArtifact(policy: RlPolicy, options: SerializeOptions = 
 }
 
 /**
+ * A manifest of our format whose version this engine cannot read is incompatible, not invalid: checked before the
+ * schema, which only describes the formats in range.
+ */
+function refuseUnsupportedFormat(manifest: unknown): void {
+  if (manifest === null || typeof manifest !== "object") return;
+  const { format, formatVersion } = manifest as { format?: unknown; formatVersion?: unknown };
+  if (format !== ARTIFACT_FORMAT || typeof formatVersion !== "number" || !Number.isInteger(formatVersion))
+    return;
+  const { min, max } = SUPPORTED_FORMAT_VERSIONS;
+  if (formatVersion < min || formatVersion > max) {
+    throw new PolicyArtifactError(
+      "artifact_incompatible",
+      `artifact format ${formatVersion}; engine ${ENGINE_VERSION} reads formats ${min} to ${max}`,
+    );
+  }
+}
+
+/**
  * Rebuilds a policy from an artifact whose bytes the caller has verified (the policy store does). Throws
  * `PolicyArtifactError`: `artifact_invalid` (manifest fails its schema or disagrees with the weights' layout),
- * `artifact_incompatible` (written by an engine whose features differ).
+ * `artifact_incompatible` (a manifest format outside `SUPPORTED_FORMAT_VERSIONS`, or other features). Artifacts
+ * of older engines whose format is in the range load.
  */
 export async function loadPolicyArtifact(artifact: {
   manifest: unknown;
   weights: Uint8Array;
 }): Promise<RlPolicy> {
+  refuseUnsupportedFormat(artifact.manifest);
   const parsed = PolicyManifestSchema.safeParse(artifact.manifest);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -130,13 +154,12 @@ export async function loadPolicyArtifact(artifact: {
   const m = parsed.data;
   const weights = artifact.weights;
   if (
-    m.engineVersion !== ENGINE_VERSION ||
     m.featureSpec.stateFeatures.join() !== STATE_FEATURES.join() ||
     m.featureSpec.actionFeatures.join() !== ACTION_FEATURES.join()
   ) {
     throw new PolicyArtifactError(
       "artifact_incompatible",
-      `artifact of engine ${m.engineVersion} with other features; this engine is ${ENGINE_VERSION}`,
+      `artifact of engine ${m.engineVersion} has other features than engine ${ENGINE_VERSION}`,
     );
   }
   const view = new DataView(weights.buffer, weights.byteOffset, weights.byteLength);

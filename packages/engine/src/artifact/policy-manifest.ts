@@ -2,7 +2,15 @@ import { z } from "zod";
 import { ProductSetupSchema, RuleParamsSchema, TrainingConfigSchema } from "../policy/training-input.js";
 
 export const ARTIFACT_FORMAT = "pricing-rl-policy";
+/** The manifest format this engine writes. */
 export const ARTIFACT_FORMAT_VERSION = 1;
+/**
+ * The manifest formats this engine reads, inclusive. The engine version an artifact names is informational: an
+ * upgrade keeps serving every artifact whose format is in this range and whose features match; one outside it is
+ * `artifact_incompatible` (the model report says so and the next nightly retrains it), never "invalid". Raise
+ * `max` with a new format; raise `min` only when dropping the code that reads the oldest one.
+ */
+export const SUPPORTED_FORMAT_VERSIONS = { min: 1, max: ARTIFACT_FORMAT_VERSION } as const;
 
 /** One float32 block of the weights file: `length` numbers starting at byte `offset`, row-major in `shape`. */
 export const TensorEntrySchema = z.strictObject({
@@ -70,7 +78,7 @@ export const PolicyMetricsSchema = z.preprocess(renameLegacyMetrics, PolicyMetri
  */
 export const PolicyManifestSchema = z.strictObject({
   format: z.literal(ARTIFACT_FORMAT),
-  formatVersion: z.literal(ARTIFACT_FORMAT_VERSION),
+  formatVersion: z.number().int().min(SUPPORTED_FORMAT_VERSIONS.min).max(SUPPORTED_FORMAT_VERSIONS.max),
   /** Written by engines before the policy store became the home of ids and hashes; read and ignored. */
   modelId: z.string().min(1).optional(),
   companyId: z.string().min(1),

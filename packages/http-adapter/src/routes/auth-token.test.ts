@@ -29,10 +29,7 @@ const route: RouteUnderTest<TokenRequest, TokenResponse> = {
     [{ ...keys, scope: "all" }, "scope"],
   ],
   // The route only exists under /public/v1, and only for POST.
-  notFound: [
-    { method: "POST", url: "/auth/token", payload: keys },
-    { method: "GET", url },
-  ],
+  notFound: [{ method: "POST", url: "/auth/token", payload: keys }],
   secret: keys.secret_key,
 };
 

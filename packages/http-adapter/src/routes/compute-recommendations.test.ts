@@ -67,10 +67,7 @@ const route: RouteUnderTest<ComputeRequest, ComputeResponse> = {
     [{ company_id: COMPANY, start_date: "2026-11-22", end_date: "2027-11-23" }, "end_date"],
     [{ company_id: COMPANY, start_date: "3088-01-01", end_date: "3089-01-02" }, "end_date"],
   ],
-  notFound: [
-    { method: "POST", url: `${url}/now` },
-    { method: "GET", url, query: { company_id: COMPANY } },
-  ],
+  notFound: [{ method: "POST", url: `${url}/now` }],
   rateLimit: "computePerPartner",
 };
 

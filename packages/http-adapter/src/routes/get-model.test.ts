@@ -40,10 +40,7 @@ const route: RouteUnderTest<GetModelQuery, ModelReport> = {
     [{ company_id: "acme eu!" }, "company_id"],
     [{ company_id: COMPANY, verbose: "1" }, "verbose"],
   ],
-  notFound: [
-    { method: "GET", url: "/v2/model/current" },
-    { method: "DELETE", url: "/v2/model" },
-  ],
+  notFound: [{ method: "GET", url: "/v2/model/current" }],
   rateLimit: "dataPerPartner",
 };
 

@@ -63,10 +63,7 @@ const route: RouteUnderTest<GetRecommendationsQuery, RecommendationsResponse> = 
     [{ company_id: COMPANY, product_id: "" }, "product_id"],
     [{ company_id: COMPANY, currency: "EUR" }, "currency"],
   ],
-  notFound: [
-    { method: "GET", url: `${url}/latest` },
-    { method: "PUT", url },
-  ],
+  notFound: [{ method: "GET", url: `${url}/latest` }],
   rateLimit: "dataPerPartner",
 };
 

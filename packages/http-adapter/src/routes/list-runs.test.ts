@@ -58,10 +58,7 @@ const route: RouteUnderTest<ListRunsQuery, ListRunsResponse> = {
     [{ company_id: COMPANY, offset: "-1" }, "offset"],
     [{ company_id: COMPANY, page: "2" }, "page"],
   ],
-  notFound: [
-    { method: "GET", url: "/v2/runs/run_1" },
-    { method: "POST", url: "/v2/runs" },
-  ],
+  notFound: [{ method: "GET", url: "/v2/runs/run_1" }],
   rateLimit: "dataPerPartner",
 };
 

@@ -48,10 +48,7 @@ const route: RouteUnderTest<PromoteRequest, ModelReport> = {
     [{ company_id: COMPANY, model_id: 6 }, "model_id"],
     [{ ...body, force: true }, "force"],
   ],
-  notFound: [
-    { method: "POST", url: `${url}/${LATEST}` },
-    { method: "GET", url, query: body },
-  ],
+  notFound: [{ method: "POST", url: `${url}/${LATEST}` }],
   rateLimit: "dataPerPartner",
 };
 

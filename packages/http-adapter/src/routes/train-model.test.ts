@@ -39,10 +39,7 @@ const route: RouteUnderTest<TrainRequest, TrainResponse> = {
     [{ company_id: COMPANY, auto_approve: "true" }, "auto_approve"],
     [{ company_id: COMPANY, episodes: 10 }, "episodes"],
   ],
-  notFound: [
-    { method: "POST", url: "/v2/model/train/async" },
-    { method: "GET", url: "/v2/model/train", query: { company_id: COMPANY } },
-  ],
+  notFound: [{ method: "POST", url: "/v2/model/train/async" }],
   rateLimit: "trainPerPartner",
 };
 

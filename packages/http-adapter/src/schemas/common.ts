@@ -13,14 +13,19 @@ export const dateSchema = z
   .meta({ format: "date", examples: ["2026-11-21"] });
 
 const DECIMAL_DIGITS = /^\d{1,15}$/;
+/** The largest value `DECIMAL_DIGITS` reads, stated as the schema's maximum so the OpenAPI says what is refused. */
+const LARGEST_DECIMAL = 10 ** 15 - 1;
 
 /**
  * A whole-number query parameter, read strictly: only decimal digits, so `0x10`, `1e1` or ` 5` are refused rather
  * than coerced to 16, 10 or 5 as `Number()` would.
  */
 export function queryIntegerSchema(bounds: { min: number; max?: number; default: number }) {
-  let inner = z.number({ error: "must be a whole number written in decimal digits" }).int().min(bounds.min);
-  if (bounds.max !== undefined) inner = inner.max(bounds.max);
+  const inner = z
+    .number({ error: "must be a whole number written in decimal digits" })
+    .int()
+    .min(bounds.min)
+    .max(bounds.max ?? LARGEST_DECIMAL);
   return z.preprocess(
     (value) => (typeof value === "string" && DECIMAL_DIGITS.test(value) ? Number(value) : value),
     inner.default(bounds.default),

@@ -48,7 +48,7 @@ export interface RouteUnderTest<I, O> {
   documented: readonly ErrorCode[];
   /** Requests refused with validation_error, each with the field the message must name. */
   invalid: readonly (readonly [Record<string, unknown>, string])[];
-  /** Requests next to the route (a path below it, another method) that must be 404 not_found. */
+  /** Requests next to the route (a path below it) that must be 404 not_found; another method is a 405. */
   notFound: readonly InjectOptions[];
   /** The partner limit its calls count against; a route limited otherwise tests rate_limited itself. */
   rateLimit?: keyof Pick<RateLimitsInput, "dataPerPartner" | "computePerPartner" | "trainPerPartner">;
@@ -142,8 +142,32 @@ export function routeErrors<I, O>(route: RouteUnderTest<I, O>) {
     });
   }
 
+  if (documents("method_not_allowed")) {
+    errors.it("method_not_allowed", "any other method, at both paths, with Allow", async () => {
+      const { calls, options } = recordCalls(route);
+      const { app } = await startAdapterApp(options);
+      const headers = route.bearer ? await bearer() : {};
+      const allow = route.method === "GET" ? "GET, HEAD" : "POST";
+      const others = (["GET", "POST", "PUT", "PATCH", "DELETE", "TRACE"] as const).filter(
+        (m) => m !== route.method,
+      );
+      // Only the /v2 routes are also served at the host root.
+      const urls = route.url.includes("/v2/")
+        ? [route.url, route.url.replace(/^\/public\/v1/, "")]
+        : [route.url];
+      for (const url of urls) {
+        for (const method of others) {
+          const res = await app.inject({ method, url, headers });
+          expectError(res, 405, "method_not_allowed");
+          expect(res.headers.allow, `${method} ${url}`).toBe(allow);
+        }
+      }
+      expect(calls).toHaveLength(0);
+    });
+  }
+
   if (documents("not_found")) {
-    errors.it("not_found", "a path below the route or another method", async () => {
+    errors.it("not_found", "a path below the route", async () => {
       const { app } = await startAdapterApp(recordCalls(route).options);
       const headers = route.bearer ? await bearer() : {};
       for (const request of route.notFound) {

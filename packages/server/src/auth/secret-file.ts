@@ -14,6 +14,20 @@ function listOf(text: string): string[] {
 }
 
 /**
+ * The keys a server started on `dataDir` would use, without creating any: the configured list, else the keys of
+ * `dataDir/<name>`, else none (a restore checks these before it makes the data dir serve).
+ */
+export function readSecrets(dataDir: string, name: string, configured: string | undefined): string[] {
+  if (configured !== undefined && configured.trim().length > 0) return listOf(configured);
+  try {
+    return listOf(readFileSync(join(dataDir, name), "utf8"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+/**
  * A server secret as its list of keys, the first current: the configured list (comma-separated), or the keys of
  * `dataDir/<name>` (one a line), generated once with one key, mode 0600. Created with the exclusive flag so two
  * processes starting together agree on the same value. An operator rotates by adding a line above the others.

@@ -21,6 +21,8 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** PostgreSQL schema to use (search_path); tests use one per run. */
   pgSchema?: string | undefined;
+  /** SQLite: how long a write waits for another connection's write lock before SQLITE_BUSY. Default 2000. */
+  sqliteBusyTimeoutMs?: number | undefined;
 }
 
 export const SQLITE_FILE = "pricing.sqlite";
@@ -45,7 +47,8 @@ export function createDatabase(options: DatabaseOptions): Db {
   const file = new SqliteDatabase(sqlitePath(options.dataDir));
   file.pragma("journal_mode = WAL");
   file.pragma("foreign_keys = ON");
-  file.pragma("busy_timeout = 5000");
+  // Past it, SQLITE_BUSY: the API answers 503 with Retry-After (`database-busy.ts`), the CLI names the error.
+  file.pragma(`busy_timeout = ${Math.trunc(options.sqliteBusyTimeoutMs ?? 2000)}`);
   file.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   // data_version moves when another process (the CLI, a second server) commits; writes made in this process, on

@@ -97,7 +97,11 @@ export interface BatchOutcomesTable {
   company_id: string;
   as_of: string;
   trigger: "schedule" | "catch_up" | "cli" | "api";
-  status: "created" | "exists" | "failed";
+  /**
+   * `interrupted`: the process was stopping (the company's run failed with it, or was never started); unlike
+   * `failed`, the next start's catch-up runs the company again.
+   */
+  status: "created" | "exists" | "failed" | "interrupted";
   run_id: string | null;
   error: string | null;
   started_at: string;

@@ -12,7 +12,11 @@ export interface BatchSchedule {
    * was missed (or catching up failed, which is logged).
    */
   caughtUp: Promise<BatchReport | null>;
-  stop(): void;
+  /**
+   * Stops the schedule and interrupts a running batch: the company in progress ends and every outcome, the
+   * interrupted ones with their reason, is recorded before the promise settles (so close the database after).
+   */
+  stop(): Promise<void>;
 }
 
 /**
@@ -24,9 +28,16 @@ export function startBatchSchedule(
   ctx: ServerContext,
   onDone?: (report: BatchReport) => void,
 ): BatchSchedule {
+  const stopping = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  const track = <T>(batch: Promise<T>): Promise<T> => {
+    running.add(batch);
+    void batch.finally(() => running.delete(batch)).catch(() => undefined);
+    return batch;
+  };
   const job = new Cron(ctx.config.pricing.batchCron, { timezone: "UTC", protect: true }, async () => {
     try {
-      const report = await runNightlyBatch(ctx, { trigger: "schedule" });
+      const report = await track(runNightlyBatch(ctx, { trigger: "schedule", signal: stopping.signal }));
       const failed = report.companies.filter((c) => c.status === "failed").length;
       ctx.logger.info(
         { batch_id: report.batch_id, companies: report.companies.length, failed },
@@ -37,10 +48,15 @@ export function startBatchSchedule(
       ctx.logger.error({ err: error }, "nightly batch failed");
     }
   });
+  const caughtUp = track(catchUp(ctx, job, stopping.signal, onDone));
   return {
     nextRun: () => job.nextRun(),
-    caughtUp: catchUp(ctx, job, onDone),
-    stop: () => job.stop(),
+    caughtUp,
+    async stop() {
+      job.stop();
+      stopping.abort(new Error("the server is shutting down"));
+      await Promise.allSettled([...running]);
+    },
   };
 }
 
@@ -48,11 +64,12 @@ export function startBatchSchedule(
  * A server that was down at the scheduled time, or stopped or killed in the middle of a batch, finishes it at
  * start: every company that no batch has recorded an outcome for since the latest scheduled time and that lacks
  * today's nightly run (in its own time zone) runs now. A company whose run failed has its failure recorded and is
- * not retried at every start.
+ * not retried at every start; one interrupted by a shutdown is.
  */
 async function catchUp(
   ctx: ServerContext,
   job: Cron,
+  signal: AbortSignal,
   onDone?: (report: BatchReport) => void,
 ): Promise<BatchReport | null> {
   try {
@@ -66,7 +83,8 @@ async function catchUp(
       if (!(await ctx.repositories.runs.nightlyExists(company.company_id, today))) unfinished.push(company);
     }
     if (unfinished.length === 0) return null;
-    const report = await runNightlyBatch(ctx, { trigger: "catch_up", companies: unfinished });
+    if (signal.aborted) return null;
+    const report = await runNightlyBatch(ctx, { trigger: "catch_up", companies: unfinished, signal });
     ctx.logger.info(
       { batch_id: report.batch_id, missed: missed.toISOString() },
       "missed nightly batch caught up",

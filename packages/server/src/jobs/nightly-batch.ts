@@ -5,11 +5,15 @@ import type { RecordedBatch } from "../repositories/batch-outcomes.js";
 import { findCompany } from "../services/company-lookup.js";
 import { persistPlan, planCompany } from "../services/company-plan.js";
 import { companyToday } from "../services/company-today.js";
+import { retrainIncompatible } from "./retrain-incompatible.js";
 
 export interface CompanyOutcome {
   company_id: string;
   as_of: string;
-  /** `created`: this batch wrote the run; `exists`: the day's nightly run was already there; `failed`: see error. */
+  /**
+   * `created`: this batch wrote the run; `exists`: the day's nightly run was already there; `failed`: see error;
+   * `interrupted`: the process was stopping (see error), the next start runs it.
+   */
   status: BatchOutcomesTable["status"];
   run_id: string | null;
   error: string | null;
@@ -30,6 +34,11 @@ export interface NightlyBatchOptions {
   companyId?: string;
   /** Only these companies (the catch-up's unfinished ones). */
   companies?: readonly CompanyRow[];
+  /**
+   * Aborted when the process stops: the company in progress ends (its failure, if any, is recorded as
+   * `interrupted` with the reason) and the ones not started are recorded `interrupted`, for the next start.
+   */
+  signal?: AbortSignal;
 }
 
 /** A failure message safe to store and print: the first line, bounded. */
@@ -51,6 +60,7 @@ export async function nightlyRun(
   const asOf = companyToday(ctx.clock(), company.timezone);
   const existing = await runs.nightlyExists(company.company_id, asOf);
   if (existing) return { as_of: asOf, status: "exists", run_id: existing.run_id };
+  await retrainIncompatible(ctx, company);
   const run = await persistPlan(ctx, await planCompany(ctx, company), "nightly");
   const winner = run ?? (await runs.nightlyExists(company.company_id, asOf));
   return { as_of: asOf, status: run ? "created" : "exists", run_id: winner?.run_id ?? null };
@@ -65,21 +75,36 @@ export async function runCompanyNightly(
   batchId: string,
   trigger: BatchOutcomesTable["trigger"],
   company: CompanyRow,
+  signal?: AbortSignal,
 ): Promise<CompanyOutcome> {
   const t0 = performance.now();
   const began = ctx.clock().toISOString();
+  const stopping = () => (signal?.aborted ? `interrupted: ${describe(signal.reason ?? "shutdown")}` : null);
+  const unfinished = (status: "failed" | "interrupted", error: string): Omit<CompanyOutcome, "seconds"> => ({
+    company_id: company.company_id,
+    as_of: companyToday(ctx.clock(), company.timezone),
+    status,
+    run_id: null,
+    error,
+  });
   let outcome: Omit<CompanyOutcome, "seconds">;
-  try {
-    outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
-  } catch (error) {
-    ctx.logger.error({ err: error, company_id: company.company_id, batch_id: batchId }, "nightly run failed");
-    outcome = {
-      company_id: company.company_id,
-      as_of: companyToday(ctx.clock(), company.timezone),
-      status: "failed",
-      run_id: null,
-      error: describe(error),
-    };
+  const notStarted = stopping();
+  if (notStarted !== null) {
+    outcome = unfinished("interrupted", `${notStarted} before this company's run`);
+  } else {
+    try {
+      outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
+    } catch (error) {
+      const interrupted = stopping();
+      ctx.logger.error(
+        { err: error, company_id: company.company_id, batch_id: batchId, interrupted: interrupted !== null },
+        "nightly run failed",
+      );
+      outcome =
+        interrupted === null
+          ? unfinished("failed", describe(error))
+          : unfinished("interrupted", `${interrupted}; ${describe(error)}`);
+    }
   }
   try {
     await ctx.repositories.batchOutcomes.record({
@@ -128,16 +153,17 @@ export async function runNightlyBatch(
       : await ctx.repositories.companies.list());
   const outcomes: CompanyOutcome[] = [];
   const observed = ctx.metrics.batchStarted();
+  const signal = options.signal;
   try {
     for (const company of companies) {
-      const outcome = await runCompanyNightly(ctx, batchId, options.trigger, company);
+      const outcome = await runCompanyNightly(ctx, batchId, options.trigger, company, signal);
       outcomes.push(outcome);
-      observed.company(outcome.status);
+      if (outcome.status !== "interrupted") observed.company(outcome.status);
     }
   } finally {
     observed.finished();
   }
-  if (options.companyId === undefined) await sweepStore(ctx, batchId);
+  if (options.companyId === undefined && !signal?.aborted) await sweepStore(ctx, batchId);
   return {
     batch_id: batchId,
     trigger: options.trigger,

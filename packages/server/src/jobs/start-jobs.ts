@@ -13,7 +13,10 @@ function sharedSchedule(ctx: ServerContext, running: boolean): BatchSchedule {
   return {
     nextRun: () => (running ? cron.nextRun() : null),
     caughtUp: Promise.resolve(null),
-    stop: () => cron.stop(),
+    stop: () => {
+      cron.stop();
+      return Promise.resolve();
+    },
   };
 }
 

@@ -22,13 +22,17 @@ export function createBatchOutcomesRepository(db: Db) {
       await db.insertInto("batch_outcomes").values(row).execute();
     },
 
-    /** Companies some batch recorded an outcome for (created, exists or failed) at or after `iso`. */
+    /**
+     * Companies some batch finished (created, exists or failed) at or after `iso`; an `interrupted` outcome does
+     * not count, so a shutdown's leftovers run at the next start.
+     */
     async companiesSince(iso: string): Promise<Set<string>> {
       const rows = await db
         .selectFrom("batch_outcomes")
         .select("company_id")
         .distinct()
         .where("started_at", ">=", iso)
+        .where("status", "!=", "interrupted")
         .execute();
       return new Set(rows.map((r) => r.company_id));
     },

@@ -63,7 +63,7 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
         );
         await untilSignal();
         logger.info("worker stopping");
-        schedule.stop();
+        await schedule.stop();
         await listener?.close();
       } finally {
         await ctx.close();

@@ -1,0 +1,35 @@
+import { ApiError } from "@pricing/http-adapter";
+
+/** Seconds a client is told to wait after meeting a busy database: a lock holder's transaction is short. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * SQLite: `SQLITE_BUSY` and its extended codes (another connection holds the write lock past the busy timeout, or
+ * committed past this transaction's snapshot) and `SQLITE_LOCKED`. PostgreSQL: `55P03` lock_not_available
+ * (lock_timeout), `40P01` deadlock_detected, `40001` serialization_failure. Each is the database refusing for now,
+ * not a fault: the same request succeeds when retried.
+ */
+const PG_BUSY_STATES = new Set(["55P03", "40P01", "40001"]);
+
+/** Whether `error` (or an error in its `cause` chain) is the database being busy. */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e !== null && typeof e === "object" && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (/^SQLITE_(BUSY|LOCKED)/.test(code) || PG_BUSY_STATES.has(code)))
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * The one place a busy database becomes an API answer: 503 `unavailable` with `Retry-After` (DESIGN.md §2), never
+ * a 500. Undefined for every other error.
+ */
+export function databaseBusyAsApiError(error: unknown): ApiError | undefined {
+  if (!isDatabaseBusy(error)) return undefined;
+  return new ApiError("unavailable", "The database is busy; retry shortly.", {
+    headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) },
+    cause: error,
+  });
+}
