@@ -24,6 +24,8 @@ export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.
 export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
 export type { Exploration } from "./learn/exploration-range.js";
 export { explorationRange, SEEN_DAYS } from "./learn/exploration-range.js";
+export type { LearningPlanInput } from "./learn/learning-plan.js";
+export { capToExploration, explorationAdvisor, planWithLearning } from "./learn/learning-plan.js";
 export type { OnlineLearner, OnlineLearnerInput } from "./learn/online-learner.js";
 export { onlineLearner } from "./learn/online-learner.js";
 export { sampleGamma, sampleNormal } from "./learn/posterior-draws.js";
@@ -63,6 +65,7 @@ export type {
   ActivePolicy,
   LearnedPrice,
   OnlinePricer,
+  PlanAdvisor,
   PlanInput,
   PlannedPrice,
   PlanSource,

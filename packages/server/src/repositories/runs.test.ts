@@ -25,6 +25,9 @@ function rows(dates: string[], products: string[]): Recommendation[] {
       expected_revenue: 10,
       source: "rule" as const,
       model_id: null,
+      expected_units_p10: 0,
+      expected_units_p90: 3,
+      exploratory: false,
     })),
   );
 }

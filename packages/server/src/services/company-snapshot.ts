@@ -1,8 +1,6 @@
 import {
   addDays,
   type SalesRow as EngineSalesRow,
-  type FittedDemand,
-  fitDemand,
   type ProductState,
   productState,
 } from "@pricing/engine";
@@ -53,12 +51,4 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
     products: rows.map((r) => productState(r, byProduct.get(r.product_id) ?? [], today, options)),
     history,
   };
-}
-
-/** The demand model fitted to the snapshot's history (products without usable history are left out). */
-export function fitSnapshot(snapshot: CompanySnapshot): FittedDemand {
-  return fitDemand(
-    snapshot.history,
-    snapshot.products.map((p) => ({ productId: p.product.product_id, referencePrice: p.product.base_price })),
-  );
 }

@@ -1,6 +1,7 @@
 import type { GetModelQuery, ModelReport } from "@pricing/http-adapter";
-import type { ActiveReport, SlotReport } from "@pricing/policy-store";
+import type { SlotReport } from "@pricing/policy-store";
 import type { ServerContext } from "../context.js";
+import { type ServedReport, servedPolicy } from "./active-policy.js";
 import { findCompany } from "./company-lookup.js";
 import { numericMetrics } from "./numeric-metrics.js";
 
@@ -14,7 +15,7 @@ function slot(report: SlotReport) {
 }
 
 /** The store's answer in the API's `ModelReport` shape. */
-function toModelReport(report: ActiveReport): ModelReport {
+function toModelReport(report: ServedReport): ModelReport {
   return {
     company_id: report.company_id,
     source: report.source,
@@ -33,6 +34,6 @@ function toModelReport(report: ActiveReport): ModelReport {
  * and why a slot was passed over.
  */
 export async function modelReport(ctx: ServerContext, input: GetModelQuery): Promise<ModelReport> {
-  await findCompany(ctx, input.company_id);
-  return toModelReport((await ctx.policies.resolver.resolve(input.company_id)).report);
+  const company = await findCompany(ctx, input.company_id);
+  return toModelReport((await servedPolicy(ctx, company)).report);
 }
