@@ -96,6 +96,7 @@ export type {
 } from "./policy/safe-improvement.js";
 export {
   demandUncertaintyOf,
+  passesSafetyGate,
   plausibleModels,
   SAFETY_Z,
   safePolicyImprovement,

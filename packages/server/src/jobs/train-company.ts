@@ -1,4 +1,10 @@
-import { type CompanyTrainingData, type PolicyArtifact, TrainingError, trainInWorker } from "@pricing/engine";
+import {
+  type CompanyTrainingData,
+  type PolicyArtifact,
+  type PolicyMetrics,
+  TrainingError,
+  trainInWorker,
+} from "@pricing/engine";
 import { ApiError, type TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { findCompany } from "../services/company-lookup.js";
@@ -10,6 +16,8 @@ export interface TrainCompanyPayload {
   companyId: string;
   /** Also promote the new artifact to approved, in the same commit. */
   autoApprove: boolean;
+  /** With `autoApprove`: approve only when the trained artifact's metrics pass this (the nightly safety gate). */
+  approveIf?: (metrics: PolicyMetrics) => boolean;
 }
 
 /** Progress crosses from the training thread at most this often, so a long training leaves the event loop alone. */
@@ -50,7 +58,7 @@ export async function trainCompany(
   payload: TrainCompanyPayload,
   onProgress?: (fraction: number) => void,
 ): Promise<TrainResponse> {
-  const { companyId, autoApprove } = payload;
+  const { companyId } = payload;
   const company = await findCompany(ctx, companyId);
   const settings = ctx.config.pricing;
   const store = ctx.policies.store;
@@ -71,6 +79,8 @@ export async function trainCompany(
         signal,
         onProgress,
       );
+      const autoApprove =
+        payload.autoApprove && (payload.approveIf === undefined || payload.approveIf(artifact.manifest.metrics));
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
       const committed = await changingSlots(() =>
