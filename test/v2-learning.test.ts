@@ -120,6 +120,17 @@ describe("every item's uncertainty", () => {
 
     const trained = await h.post(`${V2}/model/train`, token, { company_id: COMPANY, auto_approve: true });
     expect(trained.status).toBe(200);
+    const body = (await trained.json()) as {
+      metrics: { upliftPct: number; upliftIntervalPct: { low: number; high: number } | null };
+      exploration: { exploration: string; products: { product_id: string }[] };
+    };
+    // The uplift with its interval over the plausible models around it.
+    const interval = body.metrics.upliftIntervalPct;
+    expect(interval).not.toBeNull();
+    expect(interval?.low).toBeLessThanOrEqual(body.metrics.upliftPct);
+    expect(interval?.high).toBeGreaterThanOrEqual(body.metrics.upliftPct);
+    expect(body.exploration.exploration).toBe("cautious");
+    expect(body.exploration.products.map((p) => p.product_id).sort()).toEqual(["sku-1", "sku-2", "sku-3"]);
     const served = await compute();
     expect(served.source).toBe("approved");
     check(served.recommendations);
@@ -160,6 +171,24 @@ describe("exploration off", () => {
       expect(r.price, `${r.product_id} ${r.date}`).toBeGreaterThanOrEqual(lo - 1e-9);
       expect(r.price, `${r.product_id} ${r.date}`).toBeLessThanOrEqual(hi + 1e-9);
       expect(r.exploratory).toBe(false);
+    }
+    // The model report says so per product: the observed range, today's price inside it.
+    const report = (await model()) as unknown as {
+      exploration: {
+        exploration: string;
+        products: {
+          product_id: string;
+          observed_price_range: [number, number];
+          recommended_price: number;
+          departure_pct: number;
+        }[];
+      };
+    };
+    expect(report.exploration.exploration).toBe("off");
+    expect(report.exploration.products).toHaveLength(ranges.size);
+    for (const p of report.exploration.products) {
+      expect(p.observed_price_range).toEqual(ranges.get(p.product_id));
+      expect(p.departure_pct).toBe(0);
     }
     expect((await pricing("company", "update", "--id", COMPANY, "--exploration", "cautious")).code).toBe(0);
   });

@@ -3,6 +3,7 @@ import type { SlotReport } from "@pricing/policy-store";
 import type { ServerContext } from "../context.js";
 import { type ServedReport, servedPolicy } from "./active-policy.js";
 import { findCompany } from "./company-lookup.js";
+import { explorationReport } from "./exploration-report.js";
 import { numericMetrics } from "./numeric-metrics.js";
 
 function slot(report: SlotReport) {
@@ -35,5 +36,6 @@ function toModelReport(report: ServedReport): ModelReport {
  */
 export async function modelReport(ctx: ServerContext, input: GetModelQuery): Promise<ModelReport> {
   const company = await findCompany(ctx, input.company_id);
-  return toModelReport((await servedPolicy(ctx, company)).report);
+  const report = toModelReport((await servedPolicy(ctx, company)).report);
+  return { ...report, exploration: await explorationReport(ctx, company) };
 }

@@ -1,6 +1,8 @@
 import type { TrainRequest, TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { trainCompany } from "../jobs/train-company.js";
+import { findCompany } from "./company-lookup.js";
+import { explorationReport } from "./exploration-report.js";
 
 export interface TrainModelOptions {
   /** Training progress, 0..1 (the CLI's progress bar). */
@@ -16,9 +18,10 @@ export async function trainModel(
   input: TrainRequest,
   options: TrainModelOptions = {},
 ): Promise<TrainResponse> {
-  return trainCompany(
+  const trained = await trainCompany(
     ctx,
     { companyId: input.company_id, autoApprove: input.auto_approve },
     options.onProgress,
   );
+  return { ...trained, exploration: await explorationReport(ctx, await findCompany(ctx, input.company_id)) };
 }
