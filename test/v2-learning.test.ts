@@ -31,7 +31,9 @@ function pricing(...args: string[]): Promise<CliResult> {
   return cliWithEnv({}, h.dataDir, ...args);
 }
 
-async function compute(dryRun = true): Promise<{ source: string; recommendations: Item[]; run: { run_id: string } | null }> {
+async function compute(
+  dryRun = true,
+): Promise<{ source: string; recommendations: Item[]; run: { run_id: string } | null }> {
   const res = await h.post(`${V2}/recommendations/compute`, token, { company_id: COMPANY, dry_run: dryRun });
   expect(res.status).toBe(200);
   return (await res.json()) as { source: string; recommendations: Item[]; run: { run_id: string } | null };
@@ -87,7 +89,11 @@ describe("company learning settings", () => {
   it("default to cautious, auto-approve on, rule not forced, and change through the CLI only to valid values", async () => {
     const shown = await pricing("company", "show", "--id", COMPANY);
     expect(shown.code).toBe(0);
-    expect(shown.json).toMatchObject({ exploration: "cautious", auto_approve_updates: true, force_rule: false });
+    expect(shown.json).toMatchObject({
+      exploration: "cautious",
+      auto_approve_updates: true,
+      force_rule: false,
+    });
 
     const bad = await pricing("company", "update", "--id", COMPANY, "--exploration", "wild");
     expect(bad.code).not.toBe(0);
@@ -135,9 +141,9 @@ describe("every item's uncertainty", () => {
     expect(served.source).toBe("approved");
     check(served.recommendations);
     // The narrow demo history leaves the learner some width to show interest in: the bands are not all points.
-    expect(served.recommendations.some((r) => (r.expected_units_p90 ?? 0) > (r.expected_units_p10 ?? 0))).toBe(
-      true,
-    );
+    expect(
+      served.recommendations.some((r) => (r.expected_units_p90 ?? 0) > (r.expected_units_p10 ?? 0)),
+    ).toBe(true);
   });
 
   it("reads a run persisted before the fields existed with nulls", async () => {
@@ -246,7 +252,9 @@ describe("nightly learning", () => {
   });
 
   it("leaves the refresh in latest when auto-approve is off, and does not refresh without new sales", async () => {
-    expect((await pricing("company", "update", "--id", COMPANY, "--auto-approve-updates", "false")).code).toBe(0);
+    expect(
+      (await pricing("company", "update", "--id", COMPANY, "--auto-approve-updates", "false")).code,
+    ).toBe(0);
     const before = await model();
     h.setNow("2026-03-12T03:00:00Z");
     token = await h.token(await h.partner([COMPANY]));

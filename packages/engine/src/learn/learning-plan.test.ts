@@ -92,9 +92,11 @@ describe("the jump guard", () => {
 
   it("caps a policy that jumps far outside the observed range in the plan, and flags what leaves it", () => {
     const off = plan(fixedPolicy(36), "off");
-    expect(off.every((r) => r.price === top && r.exploratory === false && r.source === "approved")).toBe(true);
+    expect(off.every((r) => r.price === top && r.exploratory === false && r.source === "approved")).toBe(
+      true,
+    );
     const cautious = plan(fixedPolicy(36), "cautious");
-    expect(cautious.every((r) => r.price === above && r.exploratory === (above > 21))).toBe(true);
+    expect(cautious.every((r) => r.price === above && r.exploratory === above > 21)).toBe(true);
     const free = plan(fixedPolicy(36), "free");
     expect(free.every((r) => r.price === 36 && r.exploratory === true)).toBe(true);
     // A price inside the range is the policy's own, not exploratory.

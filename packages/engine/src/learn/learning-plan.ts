@@ -139,7 +139,10 @@ export function explorationAdvisor(
       for (const rate of rates) {
         const pmf = demandPmf("poisson", rate);
         pmf.probs.forEach((p, j) => {
-          const units = Math.min(Number.isFinite(stock) ? Math.max(0, Math.floor(stock)) : Infinity, pmf.first + j);
+          const units = Math.min(
+            Number.isFinite(stock) ? Math.max(0, Math.floor(stock)) : Infinity,
+            pmf.first + j,
+          );
           mass[units] = (mass[units] ?? 0) + p / rates.length;
         });
       }

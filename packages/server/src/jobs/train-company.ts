@@ -80,7 +80,8 @@ export async function trainCompany(
         onProgress,
       );
       const autoApprove =
-        payload.autoApprove && (payload.approveIf === undefined || payload.approveIf(artifact.manifest.metrics));
+        payload.autoApprove &&
+        (payload.approveIf === undefined || payload.approveIf(artifact.manifest.metrics));
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
       const committed = await changingSlots(() =>

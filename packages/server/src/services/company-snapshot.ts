@@ -1,9 +1,4 @@
-import {
-  addDays,
-  type SalesRow as EngineSalesRow,
-  type ProductState,
-  productState,
-} from "@pricing/engine";
+import { addDays, type SalesRow as EngineSalesRow, type ProductState, productState } from "@pricing/engine";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import { companyToday } from "./company-today.js";

@@ -7,7 +7,10 @@ import { companyToday } from "./company-today.js";
 
 export type RefreshOutcome =
   | { status: "refreshed"; model_id: string; version: number; auto_approved: boolean }
-  | { status: "skipped"; reason: "no_model" | "no_new_sales" | "insufficient_history" | "training_in_progress" };
+  | {
+      status: "skipped";
+      reason: "no_model" | "no_new_sales" | "insufficient_history" | "training_in_progress";
+    };
 
 /**
  * The nightly learning step, before the company's nightly run (DESIGN §8): when sales for days since the `latest`

@@ -35,8 +35,10 @@ describe("the uplift interval", () => {
     expect(numericMetrics({ upliftPct: 3 }).upliftIntervalPct).toBeNull();
     // Never above the point itself.
     expect(
-      numericMetrics({ upliftPct: 1, safety: { products: [{ decision: "rl", ruleMargin: 10, worstCaseGain: 5 }] } })
-        .upliftIntervalPct,
+      numericMetrics({
+        upliftPct: 1,
+        safety: { products: [{ decision: "rl", ruleMargin: 10, worstCaseGain: 5 }] },
+      }).upliftIntervalPct,
     ).toEqual({ low: 1, high: 1 });
   });
 });

@@ -68,13 +68,19 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
           currency: opts.currency,
         });
         if (!row) throw new CliError(`company "${id.data}" already exists`, "conflict");
-        cli.print(cmd, companyView(row), `company ${row.company_id} created (${row.timezone}, ${row.currency})`);
+        cli.print(
+          cmd,
+          companyView(row),
+          `company ${row.company_id} created (${row.timezone}, ${row.currency})`,
+        );
       });
     });
 
   company
     .command("update")
-    .description("Change a company's learning settings (DESIGN §8); the next compute or nightly run uses them")
+    .description(
+      "Change a company's learning settings (DESIGN §8); the next compute or nightly run uses them",
+    )
     .requiredOption("--id <company_id>", "company")
     .option(
       "--exploration <mode>",
