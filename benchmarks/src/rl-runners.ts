@@ -65,8 +65,8 @@ async function trainOn(
         // The product's exploration cap over its initial history; no sales join it during the season.
         const days = priceDays(context, p.product.productId);
         const advisor = {
-          cap: (state: RunnerProduct["state"], price: number) =>
-            capToExploration(state, exploration, days, price),
+          cap: (state: RunnerProduct["state"], price: number, rule: number) =>
+            capToExploration(state, exploration, days, price, rule),
         };
         return [p.product.productId, planPolicy({ state: p.state, problem: p.estimate, active, advisor })];
       }),

@@ -85,6 +85,12 @@ describe("the jump guard", () => {
     expect(capToExploration(state, "free", days, 36)).toBe(36);
   });
 
+  it("never binds tighter than the rule the policy replaces", () => {
+    expect(capToExploration(state, "off", days, 36, 30)).toBe(30);
+    expect(capToExploration(state, "off", days, 12, 15)).toBe(15);
+    expect(capToExploration(state, "off", days, 36, 20)).toBe(top);
+  });
+
   it("starts at the base price without history", () => {
     expect(capToExploration(state, "off", new Map(), 36)).toBe(20);
     expect(capToExploration(state, "off", new Map(), 11)).toBe(20);

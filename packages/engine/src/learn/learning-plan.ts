@@ -106,8 +106,8 @@ export function explorationAdvisor(
   const priceDays = priceDaysOf(history);
   const daysOf = (state: ProductState): PriceDays => priceDays.get(state.product.product_id) ?? new Map();
   return {
-    cap(state, price) {
-      return capToExploration(state, exploration, daysOf(state), price);
+    cap(state, price, rulePrice) {
+      return capToExploration(state, exploration, daysOf(state), price, rulePrice);
     },
     outside(state, price) {
       const observed = [...daysOf(state).keys()];
@@ -154,19 +154,22 @@ export function explorationAdvisor(
 
 /**
  * The jump guard: a price moved to the nearest end of the grid range the exploration setting allows
- * (`explorationRange` over the product's catalogue grid inside its guardrails); `free` leaves it.
+ * (`explorationRange` over the product's catalogue grid inside its guardrails), widened to include `rulePrice`
+ * when given: a policy may always go as far as the rule it replaces would (the rule paces stock beyond the prices
+ * sold at, and a guard tighter than it measured several points below it in `bench:policy`); `free` leaves it.
  */
 export function capToExploration(
   state: ProductState,
   exploration: Exploration,
   priceDays: PriceDays,
   price: number,
+  rulePrice?: number,
 ): number {
   if (exploration === "free") return price;
   const grid = state.setup.prices.filter((p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9);
   if (grid.length === 0) return price;
   const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
-  const lo = grid[range.lo] ?? price;
-  const hi = grid[range.hi] ?? price;
+  const lo = Math.min(grid[range.lo] ?? price, rulePrice ?? Number.POSITIVE_INFINITY);
+  const hi = Math.max(grid[range.hi] ?? price, rulePrice ?? Number.NEGATIVE_INFINITY);
   return Math.min(hi, Math.max(lo, price));
 }

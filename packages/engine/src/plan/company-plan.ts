@@ -62,8 +62,11 @@ export interface OnlinePricer {
  * exploration cap and jump guard, and the units' uncertainty band. Plain methods over the plan's own state.
  */
 export interface PlanAdvisor {
-  /** The price moved inside the range the company's exploration setting allows (the jump guard). */
-  cap(state: ProductState, price: number): number;
+  /**
+   * The price moved inside the range the company's exploration setting allows, widened to include `rulePrice` (the
+   * jump guard: never tighter than the rule the policy replaces).
+   */
+  cap(state: ProductState, price: number, rulePrice: number): number;
   /** Whether a price lies outside the prices the product's history has sold at. */
   outside(state: ProductState, price: number): boolean;
   /** The 10th / 90th percentile of the day's units at `price` with `stock` left (parameter and sales noise). */
@@ -156,7 +159,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
       } else if (learned !== null && lane.policyIndex !== undefined) {
         const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
-        const chosen = advisor === undefined ? picked : advisor.cap(state, picked);
+        const chosen = advisor === undefined ? picked : advisor.cap(state, picked, rule);
         price = boundPrice(state, chosen, lane.prev);
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
         units =

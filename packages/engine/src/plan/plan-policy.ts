@@ -43,6 +43,8 @@ export function planPolicy(input: PlanPolicyInput): ProductPolicy {
     }
     return d;
   };
+  const rulePrice = (rule: RuleDay, stock: number, prev: number | null) =>
+    boundPrice(state, ruleRawPrice(state, rule, stock), prev);
   return (t, stock, prevPriceIndex) => {
     const day = dayAt(t);
     const prev =
@@ -53,9 +55,12 @@ export function planPolicy(input: PlanPolicyInput): ProductPolicy {
     if (decide !== null && policy !== null && index !== undefined && day.policyDay !== undefined) {
       const pick = decide(day.policyDay, stock, prev);
       const chosen = pick >= 0 ? policy.priceAt(index, pick) : null;
-      if (chosen !== null) price = boundPrice(state, advisor ? advisor.cap(state, chosen) : chosen, prev);
+      if (chosen !== null) {
+        const capped = advisor ? advisor.cap(state, chosen, rulePrice(day.rule, stock, prev)) : chosen;
+        price = boundPrice(state, capped, prev);
+      }
     }
-    price ??= boundPrice(state, ruleRawPrice(state, day.rule, stock), prev);
+    price ??= rulePrice(day.rule, stock, prev);
     return nearestAllowedIndex(problem, prevPriceIndex, price);
   };
 }
