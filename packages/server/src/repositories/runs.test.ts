@@ -158,6 +158,27 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       expect(one).toHaveLength(1);
     });
 
+    it("stores each item's p10/p90 and exploratory, and reads rows persisted before them with nulls", async () => {
+      const store = createRunsRepository(ctx.db);
+      const items = rows(["2026-03-01"], ["a", "b"]).map((r, i) => ({ ...r, exploratory: i === 1 }));
+      const run = await store.insert(
+        { ...nightly("2026-03-01", "2026-03-01T02:00:00.000Z"), recommendations: items },
+        100,
+      );
+      expect(await store.recommendations(run?.run_id ?? "", {})).toEqual(items);
+      // Migration 0005 adds the columns as null on the rows it finds.
+      await ctx.db
+        .updateTable("recommendations")
+        .set({ expected_units_p10: null, expected_units_p90: null, exploratory: null })
+        .where("run_id", "=", run?.run_id ?? "")
+        .execute();
+      const old = await store.recommendations(run?.run_id ?? "", {});
+      expect(old.map((r) => [r.expected_units_p10, r.expected_units_p90, r.exploratory])).toEqual([
+        [null, null, null],
+        [null, null, null],
+      ]);
+    });
+
     it("counts nightly and on-demand runs apart: computes never delete today's nightly run", async () => {
       const store = createRunsRepository(ctx.db);
       const today = await store.insert(nightly("2026-02-01", "2026-02-01T02:00:00.000Z"), 3);
