@@ -91,7 +91,7 @@ export interface PlanInput {
    * active).
    */
   readonly learner?: OnlinePricer;
-  /** Caps the policy's and the rule's prices and gives their rows p10/p90 and `exploratory`. */
+  /** Caps the policy's prices (never the rule's) and gives the rows it prices p10/p90 and `exploratory`. */
   readonly advisor?: PlanAdvisor;
 }
 
