@@ -129,6 +129,29 @@ describe("every row's band", () => {
     expect(rows.every((r) => (r.expected_units_p90 ?? 0) - (r.expected_units_p10 ?? 0) >= 3)).toBe(true);
   });
 
+  it("never exceeds the stock left", () => {
+    const rows = history();
+    const scarce = {
+      ...product,
+      stock: 3,
+      season_end: addDays(TODAY, 20),
+      updated_at: `${TODAY}T00:00:00.000Z`,
+    };
+    const planned = planWithLearning({
+      today: TODAY,
+      startDate: TODAY,
+      endDate: addDays(TODAY, 5),
+      products: [productState(scarce, rows, TODAY, { horizonDays: 30 })],
+      active: fixedPolicy(20),
+      history: rows,
+      exploration: "cautious",
+      seed: "test",
+      online: false,
+    });
+    expect(planned[0]?.expected_units_p90).toBeLessThanOrEqual(3);
+    expect(planned.every((r) => (r.expected_units_p90 ?? 0) <= 3)).toBe(true);
+  });
+
   it("is the same for the same seed", () => {
     expect(plan(fixedPolicy(20), "cautious")).toEqual(plan(fixedPolicy(20), "cautious"));
   });

@@ -1,4 +1,3 @@
-import seedrandom from "seedrandom";
 import { weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { type FittedDemand, fitDemand, fittedRate } from "../demand/fit-demand.js";
@@ -9,7 +8,6 @@ import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
 import { type Exploration, explorationRange, type PriceDays } from "./exploration-range.js";
 import { onlineLearner, unitsInterval } from "./online-learner.js";
-import { sampleNormal } from "./posterior-draws.js";
 
 /**
  * A company's plan as the server makes it, in plain data (structured-cloneable but for `active`'s loaded policy):
@@ -24,7 +22,7 @@ export interface LearningPlanInput {
   /** Sales before `today`, every product's rows, sorted by date. */
   readonly history: readonly SalesRow[];
   readonly exploration: Exploration;
-  /** Seeds every draw (posterior samples, the units' bands), together with the product and date priced. */
+  /** Seeds the online learner's posterior draws, together with the product and date priced. */
   readonly seed: string;
   /**
    * The online learner prices every product it can (the closed loop's daily refit from `history`), under the active
@@ -34,8 +32,6 @@ export interface LearningPlanInput {
   readonly online: boolean;
 }
 
-/** Posterior draws of the fitted parameters behind a band. */
-const BAND_DRAWS = 32;
 /** Largest standard deviation of a drawn parameter (as the learner's: a fit of a few days says "unknown", not e^1000). */
 const MAX_PARAMETER_SD = 1;
 
@@ -73,7 +69,7 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
     active: input.active,
     fit: fitted,
     ...(learner === undefined ? {} : { learner }),
-    advisor: explorationAdvisor(input.history, input.exploration, input.seed, fitted),
+    advisor: explorationAdvisor(input.history, input.exploration, fitted),
   });
 }
 
@@ -100,7 +96,6 @@ function priceDaysOf(history: readonly SalesRow[]): Map<string, Map<number, numb
 export function explorationAdvisor(
   history: readonly SalesRow[],
   exploration: Exploration,
-  seed: string,
   fit: () => FittedDemand | null,
 ): PlanAdvisor {
   const priceDays = priceDaysOf(history);
@@ -117,36 +112,21 @@ export function explorationAdvisor(
     band(state, date, price, stock) {
       const id = state.product.product_id;
       const product = fit()?.products.get(id);
-      const rng = seedrandom(`${seed}:${id}:${date}:band`);
       const weekday = weekdayOf(date);
-      const rates: number[] = [];
+      let mean: number;
+      let logSd = 0;
       if (product === undefined) {
         const params = state.ruleParams;
-        rates.push(params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekday] ?? 1));
+        mean = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekday] ?? 1);
       } else {
         const sd = (x: number) => Math.min(MAX_PARAMETER_SD, Number.isFinite(x) ? x : MAX_PARAMETER_SD);
-        const mean = fittedRate(product, weekday, price);
+        mean = fittedRate(product, weekday, price);
+        // log rate = intercept - elasticity * log(price / reference): both errors, independent.
         const ratio = Math.log(price / product.referencePrice);
-        for (let k = 0; k < BAND_DRAWS; k++) {
-          const shift = sd(product.stdErrors.logIntercept) * sampleNormal(rng);
-          const de = sd(product.stdErrors.elasticity) * sampleNormal(rng);
-          // Elasticity drawn around the fit, kept >= 0 as the fit keeps it.
-          const elasticity = Math.max(0, product.elasticity + de);
-          rates.push(mean * Math.exp(shift - (elasticity - product.elasticity) * ratio));
-        }
+        logSd = Math.hypot(sd(product.stdErrors.logIntercept), sd(product.stdErrors.elasticity) * ratio);
       }
-      const mass: number[] = [];
-      for (const rate of rates) {
-        const pmf = demandPmf("poisson", rate);
-        pmf.probs.forEach((p, j) => {
-          const units = Math.min(
-            Number.isFinite(stock) ? Math.max(0, Math.floor(stock)) : Infinity,
-            pmf.first + j,
-          );
-          mass[units] = (mass[units] ?? 0) + p / rates.length;
-        });
-      }
-      const { unitsP10, unitsP90 } = unitsInterval(mass);
+      const cap = Number.isFinite(stock) ? Math.max(0, Math.floor(stock)) : Number.POSITIVE_INFINITY;
+      const { unitsP10, unitsP90 } = unitsInterval(cappedMass(salesMass(mean, logSd), cap));
       return { p10: unitsP10, p90: unitsP90 };
     },
   };
@@ -172,4 +152,36 @@ export function capToExploration(
   const lo = Math.min(grid[range.lo] ?? price, rulePrice ?? Number.POSITIVE_INFINITY);
   const hi = Math.max(grid[range.hi] ?? price, rulePrice ?? Number.NEGATIVE_INFINITY);
   return Math.min(hi, Math.max(lo, price));
+}
+
+/**
+ * The day's units: Poisson sales at a rate whose log has standard deviation `logSd` (the fit's uncertainty), taken
+ * as Gamma with the same mean and relative variance e^(sd^2) - 1, so the mixture is negative binomial; Poisson
+ * when the rate is known.
+ */
+function salesMass(mean: number, logSd: number): number[] {
+  if (!(mean > 0)) return [1];
+  const relVar = Math.expm1(logSd * logSd);
+  if (!(relVar > 1e-9)) {
+    const pmf = demandPmf("poisson", mean);
+    const mass: number[] = [];
+    pmf.probs.forEach((p, j) => {
+      mass[pmf.first + j] = p;
+    });
+    return Array.from(mass, (p) => p ?? 0);
+  }
+  const shape = 1 / relVar;
+  const q = mean / (shape + mean);
+  const spread = mean + 8 * Math.sqrt(mean * (1 + mean * relVar)) + 10;
+  const mass = [Math.exp(shape * Math.log1p(-q))];
+  for (let n = 0; n < spread; n++) mass.push((mass[n] ?? 0) * ((n + shape) / (n + 1)) * q);
+  return mass;
+}
+
+/** The mass of min(D, cap). */
+function cappedMass(mass: readonly number[], cap: number): number[] {
+  if (!(cap < mass.length - 1)) return [...mass];
+  const out = mass.slice(0, cap);
+  out[cap] = mass.slice(cap).reduce((a, b) => a + b, 0);
+  return out;
 }
