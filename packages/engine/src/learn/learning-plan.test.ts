@@ -129,6 +129,15 @@ describe("every row's band", () => {
     expect(rows.every((r) => (r.expected_units_p90 ?? 0) - (r.expected_units_p10 ?? 0) >= 3)).toBe(true);
   });
 
+  it("stays centred on a large mean (a best seller, the rate well known)", () => {
+    const rows = history().map((r) => ({ ...r, units_sold: r.units_sold * 100 }));
+    for (const r of plan({ source: "rule", modelId: null, policy: null }, "cautious", rows)) {
+      expect(r.expected_units).toBeGreaterThan(500);
+      expect(r.expected_units_p10).toBeGreaterThan(0.8 * r.expected_units);
+      expect(r.expected_units_p90).toBeLessThan(1.2 * r.expected_units);
+    }
+  });
+
   it("never exceeds the stock left", () => {
     const rows = history();
     const scarce = {

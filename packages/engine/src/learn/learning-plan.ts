@@ -171,11 +171,15 @@ function salesMass(mean: number, logSd: number): number[] {
     return Array.from(mass, (p) => p ?? 0);
   }
   const shape = 1 / relVar;
-  const q = mean / (shape + mean);
+  const logQ = Math.log(mean / (shape + mean));
   const spread = mean + 8 * Math.sqrt(mean * (1 + mean * relVar)) + 10;
-  const mass = [Math.exp(shape * Math.log1p(-q))];
-  for (let n = 0; n < spread; n++) mass.push((mass[n] ?? 0) * ((n + shape) / (n + 1)) * q);
-  return mass;
+  // In logs, scaled by the largest term: P(0) = (1 - q)^shape underflows once the mean is in the hundreds.
+  const logs = [shape * Math.log1p(-mean / (shape + mean))];
+  for (let n = 0; n < spread; n++) logs.push((logs[n] ?? 0) + Math.log((n + shape) / (n + 1)) + logQ);
+  const top = Math.max(...logs);
+  const mass = logs.map((l) => Math.exp(l - top));
+  const total = mass.reduce((a, b) => a + b, 0);
+  return mass.map((m) => m / total);
 }
 
 /** The mass of min(D, cap). */
