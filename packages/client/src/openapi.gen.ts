@@ -387,8 +387,6 @@ export interface components {
             } & {
                 [key: string]: number;
             };
-            /** @description The served plan of today after the training (the new model only where it serves). */
-            exploration?: components["schemas"]["ExplorationReport"];
         };
         /**
          * @example {

@@ -145,9 +145,6 @@ export const trainResponseSchema = z
     auto_approved: z.boolean(),
     slots: z.object({ latest: modelIdSchema.nullable(), approved: modelIdSchema.nullable() }),
     metrics: modelMetricsSchema,
-    exploration: explorationReportSchema
-      .optional()
-      .describe("The served plan of today after the training (the new model only where it serves)."),
   })
   .meta({
     id: "TrainResponse",

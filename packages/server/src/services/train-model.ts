@@ -1,12 +1,12 @@
 import type { TrainRequest, TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { trainCompany } from "../jobs/train-company.js";
-import { findCompany } from "./company-lookup.js";
-import { explorationReport } from "./exploration-report.js";
 
 export interface TrainModelOptions {
   /** Training progress, 0..1 (the CLI's progress bar). */
   onProgress?: (fraction: number) => void;
+  /** Who asked (a partner id, "operator"), recorded in the slot event. */
+  by?: string;
 }
 
 /**
@@ -18,10 +18,13 @@ export async function trainModel(
   input: TrainRequest,
   options: TrainModelOptions = {},
 ): Promise<TrainResponse> {
-  const trained = await trainCompany(
+  return trainCompany(
     ctx,
-    { companyId: input.company_id, autoApprove: input.auto_approve },
+    {
+      companyId: input.company_id,
+      autoApprove: input.auto_approve,
+      ...(options.by === undefined ? {} : { by: options.by }),
+    },
     options.onProgress,
   );
-  return { ...trained, exploration: await explorationReport(ctx, await findCompany(ctx, input.company_id)) };
 }
