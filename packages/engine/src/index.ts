@@ -25,7 +25,7 @@ export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distri
 export type { Exploration } from "./learn/exploration-range.js";
 export { explorationRange, SEEN_DAYS } from "./learn/exploration-range.js";
 export type { LearningPlanInput } from "./learn/learning-plan.js";
-export { capToExploration, explorationAdvisor, planWithLearning } from "./learn/learning-plan.js";
+export { capToExploration, planWithLearning } from "./learn/learning-plan.js";
 export type { OnlineLearner, OnlineLearnerInput } from "./learn/online-learner.js";
 export { onlineLearner } from "./learn/online-learner.js";
 export { sampleGamma, sampleNormal } from "./learn/posterior-draws.js";
