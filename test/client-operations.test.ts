@@ -108,11 +108,24 @@ describe("one method per operation, against the real V2 services", () => {
     });
     expect(read.run.run_id).toBe(computed.run?.run_id);
     expect(new Set(read.recommendations.map((r) => r.date))).toEqual(new Set(["2026-03-11", "2026-03-12"]));
+    // The typed client sees each item's uncertainty (DESIGN §7): numbers bracketing expected_units, a boolean.
+    for (const r of read.recommendations) {
+      const p10: number | null = r.expected_units_p10;
+      const p90: number | null = r.expected_units_p90;
+      const exploratory: boolean | null = r.exploratory;
+      expect(p10).toBeLessThanOrEqual(r.expected_units);
+      expect(p90).toBeGreaterThanOrEqual(r.expected_units);
+      expect(exploratory).toBe(false);
+    }
   });
 
   it("trains, refuses a stale promote, promotes, and reports the approved source", async () => {
     const trained = await client.trainModel({ company_id: COMPANY });
     expect(trained).toMatchObject({ company_id: COMPANY, auto_approved: false });
+    expect(
+      trained.metrics.upliftIntervalPct === null ||
+        typeof trained.metrics.upliftIntervalPct?.low === "number",
+    ).toBe(true);
     expect(trained.slots.latest).toBe(trained.model_id);
 
     const stale = await client

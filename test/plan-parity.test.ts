@@ -1,10 +1,9 @@
 import {
   type ActivePolicy,
   addDays,
-  fitDemand,
   loadPolicyArtifact,
   type PlannedPrice,
-  planPrices,
+  planWithLearning,
   productState,
   type SalesRow,
 } from "@pricing/engine";
@@ -65,18 +64,23 @@ async function enginePlan(
     active = { source: "approved", modelId, policy: await loadPolicyArtifact(artifact) };
   }
   try {
-    return planPrices({
+    // The company's defaults: exploration cautious, the online learner on, seeded by the company id.
+    return planWithLearning({
       today,
       startDate,
       endDate,
       products: states,
       active,
-      fit: () =>
-        fitDemand(
-          history,
-          products.map((p) => ({ productId: p.product_id, referencePrice: p.base_price })),
-        ),
-    });
+      history,
+      exploration: company.exploration,
+      seed: COMPANY,
+      online: true,
+    }).map((r) => ({
+      ...r,
+      expected_units_p10: r.expected_units_p10 ?? null,
+      expected_units_p90: r.expected_units_p90 ?? null,
+      exploratory: r.exploratory ?? null,
+    })) as PlannedPrice[];
   } finally {
     active.policy?.dispose();
   }

@@ -78,6 +78,7 @@ describe("V2 operations and company access", () => {
       latest: null,
       approved: null,
       fallback_reason: "no_artifact",
+      exploration: expect.objectContaining({ exploration: "cautious" }),
     });
     const computed = (await (
       await h.post(`${V2}/recommendations/compute`, token, { company_id: "ours", dry_run: true })

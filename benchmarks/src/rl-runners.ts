@@ -1,8 +1,11 @@
 import {
+  capToExploration,
   demandUncertaintyOf,
+  type Exploration,
   type PricingProblem,
   planPolicy,
   type RlPolicy,
+  roundCents,
   safePolicyImprovement,
   trainingDataFromProblems,
   trainPolicy,
@@ -17,6 +20,7 @@ async function trainOn(
   context: RunnerContext,
   problems: readonly PricingProblem[],
   safe: boolean,
+  exploration: Exploration = "free",
 ): Promise<RunnerResult> {
   const refs = Object.fromEntries(
     context.products.map((p) => [p.product.productId, p.product.referencePrice]),
@@ -57,14 +61,30 @@ async function trainOn(
   const active = { source: "latest" as const, modelId: context.scenario.name, policy };
   return {
     policies: new Map(
-      context.products.map((p) => [
-        p.product.productId,
-        planPolicy({ state: p.state, problem: p.estimate, active }),
-      ]),
+      context.products.map((p) => {
+        // The product's exploration cap over its initial history; no sales join it during the season.
+        const days = priceDays(context, p.product.productId);
+        const advisor = {
+          cap: (state: RunnerProduct["state"], price: number, rule: number) =>
+            capToExploration(state, exploration, days, price, rule),
+        };
+        return [p.product.productId, planPolicy({ state: p.state, problem: p.estimate, active, advisor })];
+      }),
     ),
     trainingSeconds: safe ? (performance.now() - started) / 1000 : t.seconds,
     extra,
   };
+}
+
+/** Days the product sold at each price (cents) in the scenario's history. */
+function priceDays(context: RunnerContext, productId: string): Map<number, number> {
+  const days = new Map<number, number>();
+  for (const r of context.market.history) {
+    if (r.product_id !== productId) continue;
+    const price = roundCents(r.price);
+    days.set(price, (days.get(price) ?? 0) + 1);
+  }
+  return days;
 }
 
 /** The RL learner trained in the simulator of `simulator(product)`, one network for the scenario's products. */
@@ -72,8 +92,9 @@ function rlRunnerIn(
   name: string,
   simulator: (p: RunnerProduct) => PricingProblem,
   safe: boolean,
+  exploration: Exploration = "free",
 ): PolicyRunner {
-  return { name, run: (context) => trainOn(context, context.products.map(simulator), safe) };
+  return { name, run: (context) => trainOn(context, context.products.map(simulator), safe, exploration) };
 }
 
 /**
@@ -82,7 +103,13 @@ function rlRunnerIn(
  */
 export const rlRunner = rlRunnerIn("rl", (p) => p.estimate, true);
 
+/**
+ * The product default: the same policy served with exploration `cautious` (each price capped one grid price beyond
+ * the prices its history held for a week), trained once, no learning during the season.
+ */
+export const rlCautiousRunner = rlRunnerIn("rl_cautious", (p) => p.estimate, true, "cautious");
+
 /** Diagnostic: the same learner in the TRUE simulator, isolating the learner's error from the fit's. */
 export const rlTrueRunner = rlRunnerIn("rl_true", (p) => p.truth, false);
 
-export const rlRunners: PolicyRunner[] = [rlRunner, rlTrueRunner];
+export const rlRunners: PolicyRunner[] = [rlRunner, rlCautiousRunner, rlTrueRunner];

@@ -244,6 +244,28 @@ export interface components {
                 request_id: string;
             };
         };
+        ExplorationReport: {
+            /**
+             * @description The company's exploration setting.
+             * @enum {string}
+             */
+            exploration: "off" | "cautious" | "free";
+            /** @description The company's today the prices are planned for (YYYY-MM-DD). */
+            as_of: string;
+            products: {
+                product_id: string;
+                /** @description Lowest and highest price the history has sold at; null without sales. */
+                observed_price_range: [
+                    number,
+                    number
+                ] | null;
+                /** @description Today's served price. */
+                recommended_price: number;
+                /** @description How far the recommended price lies beyond the observed range, in percent of its nearest end (0 inside, negative below it); null without sales. */
+                departure_pct: number | null;
+                exploratory: boolean;
+            }[];
+        };
         /**
          * @example {
          *       "company_id": "acme-eu",
@@ -251,7 +273,23 @@ export interface components {
          *       "model_id": null,
          *       "latest": null,
          *       "approved": null,
-         *       "fallback_reason": "no_artifact"
+         *       "fallback_reason": "no_artifact",
+         *       "exploration": {
+         *         "exploration": "cautious",
+         *         "as_of": "2026-11-22",
+         *         "products": [
+         *           {
+         *             "product_id": "sku-1",
+         *             "observed_price_range": [
+         *               17.99,
+         *               21.99
+         *             ],
+         *             "recommended_price": 18.99,
+         *             "departure_pct": 0,
+         *             "exploratory": false
+         *           }
+         *         ]
+         *       }
          *     }
          */
         ModelReport: {
@@ -291,6 +329,11 @@ export interface components {
                      * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
                      */
                     estimatedMargin?: number;
+                    /** @description Interval of upliftPct over the plausible demand models of the safety check (the fitted parameters -/+ 2 standard errors): low is the rule-relative gain where each product's policy does worst against the rule, high its mirror about upliftPct; null when the artifact has no safety report. */
+                    upliftIntervalPct?: {
+                        low: number;
+                        high: number;
+                    } | null;
                 } & {
                     [key: string]: number;
                 };
@@ -319,6 +362,11 @@ export interface components {
                      * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
                      */
                     estimatedMargin?: number;
+                    /** @description Interval of upliftPct over the plausible demand models of the safety check (the fitted parameters -/+ 2 standard errors): low is the rule-relative gain where each product's policy does worst against the rule, high its mirror about upliftPct; null when the artifact has no safety report. */
+                    upliftIntervalPct?: {
+                        low: number;
+                        high: number;
+                    } | null;
                 } & {
                     [key: string]: number;
                 };
@@ -330,6 +378,8 @@ export interface components {
             } | null;
             /** @description Why the preferred source did not serve: no slot set, an artifact that fails to load or verify, one made by an engine this one cannot read, an unreadable slot record, or the rule forced by the operator; null when it served. */
             fallback_reason: ("no_artifact" | "artifact_unreadable" | "artifact_incompatible" | "slots_unreadable" | "forced_rule") | null;
+            /** @description How far today's served prices leave the prices the history has seen, per product. */
+            exploration?: components["schemas"]["ExplorationReport"];
         };
         /**
          * @example {
@@ -346,6 +396,10 @@ export interface components {
          *         "policyMargin": 51258.51,
          *         "ruleMargin": 49875.62,
          *         "upliftPct": 2.77,
+         *         "upliftIntervalPct": {
+         *           "low": 0.41,
+         *           "high": 5.13
+         *         },
          *         "trainingSeconds": 31.2,
          *         "episodes": 48
          *       }
@@ -385,6 +439,11 @@ export interface components {
                  * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
                  */
                 estimatedMargin?: number;
+                /** @description Interval of upliftPct over the plausible demand models of the safety check (the fitted parameters -/+ 2 standard errors): low is the rule-relative gain where each product's policy does worst against the rule, high its mirror about upliftPct; null when the artifact has no safety report. */
+                upliftIntervalPct?: {
+                    low: number;
+                    high: number;
+                } | null;
             } & {
                 [key: string]: number;
             };
@@ -413,6 +472,11 @@ export interface components {
                  * @description Deprecated name of networkEstimatedMargin (same value); removed in the next release.
                  */
                 estimatedMargin?: number;
+                /** @description Interval of upliftPct over the plausible demand models of the safety check (the fitted parameters -/+ 2 standard errors): low is the rule-relative gain where each product's policy does worst against the rule, high its mirror about upliftPct; null when the artifact has no safety report. */
+                upliftIntervalPct?: {
+                    low: number;
+                    high: number;
+                } | null;
             } & {
                 [key: string]: number;
             };
@@ -495,7 +559,10 @@ export interface components {
          *       "expected_units": 12.4,
          *       "expected_revenue": 241.68,
          *       "source": "approved",
-         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+         *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "expected_units_p10": 8,
+         *       "expected_units_p90": 17,
+         *       "exploratory": false
          *     }
          */
         Recommendation: {
@@ -520,6 +587,12 @@ export interface components {
              */
             source: "approved" | "latest" | "rule";
             model_id: string | null;
+            /** @description Units at the 10th percentile of the day's sales (the demand model's uncertainty and the sales noise together), <= expected_units; null on runs persisted before it existed. */
+            expected_units_p10: number | null;
+            /** @description Units at the 90th percentile, >= expected_units; null on runs persisted before it existed. */
+            expected_units_p90: number | null;
+            /** @description The price was chosen partly to learn, or leaves the range of prices the history has sold at; null on runs persisted before it existed. */
+            exploratory: boolean | null;
         };
         /**
          * @example {
@@ -601,7 +674,10 @@ export interface components {
          *           "expected_units": 12.4,
          *           "expected_revenue": 241.68,
          *           "source": "approved",
-         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *           "expected_units_p10": 8,
+         *           "expected_units_p90": 17,
+         *           "exploratory": false
          *         }
          *       ]
          *     }
@@ -633,7 +709,10 @@ export interface components {
          *           "expected_units": 12.4,
          *           "expected_revenue": 241.68,
          *           "source": "approved",
-         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F"
+         *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *           "expected_units_p10": 8,
+         *           "expected_units_p90": 17,
+         *           "exploratory": false
          *         }
          *       ]
          *     }

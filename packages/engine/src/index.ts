@@ -28,6 +28,8 @@ export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.
 export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
 export type { Exploration } from "./learn/exploration-range.js";
 export { explorationRange, SEEN_DAYS } from "./learn/exploration-range.js";
+export type { LearningPlanInput } from "./learn/learning-plan.js";
+export { capToExploration, planWithLearning } from "./learn/learning-plan.js";
 export type { OnlineLearner, OnlineLearnerInput } from "./learn/online-learner.js";
 export { onlineLearner } from "./learn/online-learner.js";
 export { sampleGamma, sampleNormal } from "./learn/posterior-draws.js";
@@ -67,6 +69,7 @@ export type {
   ActivePolicy,
   LearnedPrice,
   OnlinePricer,
+  PlanAdvisor,
   PlanInput,
   PlannedPrice,
   PlanSource,
@@ -97,6 +100,7 @@ export type {
 } from "./policy/safe-improvement.js";
 export {
   demandUncertaintyOf,
+  passesSafetyGate,
   plausibleModels,
   SAFETY_Z,
   safePolicyImprovement,

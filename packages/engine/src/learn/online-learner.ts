@@ -116,7 +116,13 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const drawn = pick(plan(drawRates(rng, fitted, prices, byPrice, priorDays)), true);
       // Today's margin of each price under the posterior mean, net of the mean plan's bid on the stock.
       const worth = prices.map((p, i) => (p - unitCost - meanPlan.bid) * cap(meanRates[i] ?? 0));
-      const sampled = exploration === "free" || affordable(drawn, mean, worth, byPrice) ? drawn : mean;
+      // `off` does not explore: the posterior mean's price, inside the prices sold at.
+      const sampled =
+        exploration === "off"
+          ? mean
+          : exploration === "free" || affordable(drawn, mean, worth, byPrice)
+            ? drawn
+            : mean;
       const price = prices[sampled] ?? state.product.base_price;
       const volume = volumes[0] ?? 1;
       const units = unitsQuantiles(rng, posterior[sampled], volume, stock, distribution);

@@ -28,10 +28,13 @@ export interface PlannedPrice {
   /** "rule" where the policy does not cover the product or date. */
   readonly source: PlanSource;
   readonly model_id: string | null;
-  /** Present where an online learner priced: units at the 10th / 90th percentile (parameter and sales noise). */
+  /**
+   * Present where an online learner or an advisor priced: units at the 10th / 90th percentile (parameter and
+   * sales noise), with p10 <= expected_units <= p90.
+   */
   readonly expected_units_p10?: number;
   readonly expected_units_p90?: number;
-  /** Present where an online learner priced: the price was chosen partly to learn. */
+  /** Present with p10/p90: the price was chosen partly to learn (or leaves the prices the history sold at). */
   readonly exploratory?: boolean;
 }
 
@@ -54,6 +57,22 @@ export interface OnlinePricer {
   priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null;
 }
 
+/**
+ * What the plan asks, where given, of a price the active policy or the rule chose (`learn/` implements it): the
+ * exploration cap and jump guard, and the units' uncertainty band. Plain methods over the plan's own state.
+ */
+export interface PlanAdvisor {
+  /**
+   * The price moved inside the range the company's exploration setting allows, widened to include `rulePrice` (the
+   * jump guard: never tighter than the rule the policy replaces).
+   */
+  cap(state: ProductState, price: number, rulePrice: number): number;
+  /** Whether a price lies outside the prices the product's history has sold at. */
+  outside(state: ProductState, price: number): boolean;
+  /** The 10th / 90th percentile of the day's units at `price` with `stock` left (parameter and sales noise). */
+  band(state: ProductState, date: string, price: number, stock: number): { p10: number; p90: number };
+}
+
 export interface PlanInput {
   /** The company's today: the plan starts here, whatever `startDate` says. */
   readonly today: string;
@@ -67,8 +86,13 @@ export interface PlanInput {
    * uses the history's daily volume.
    */
   readonly fit: () => FittedDemand | null;
-  /** Prices the products it covers, reported as the `latest` slot under its model id. */
+  /**
+   * Prices the products it covers under its model id, reported as the active source (as `latest` when the rule is
+   * active).
+   */
   readonly learner?: OnlinePricer;
+  /** Caps the policy's prices (never the rule's) and gives the rows it prices p10/p90 and `exploratory`. */
+  readonly advisor?: PlanAdvisor;
 }
 
 /** One product as the plan walks it day by day. */
@@ -126,6 +150,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
       const online = input.learner?.priceOn(state, date, t, stock) ?? null;
+      const advisor = input.advisor;
       let price = rule;
       let units: number;
       if (online !== null) {
@@ -133,7 +158,8 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units =
           price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
       } else if (learned !== null && lane.policyIndex !== undefined) {
-        const chosen = learned.priceAt(lane.policyIndex, pick) ?? rule;
+        const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
+        const chosen = advisor === undefined ? picked : advisor.cap(state, picked, rule);
         price = boundPrice(state, chosen, lane.prev);
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
         units =
@@ -157,17 +183,25 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         if (online !== null) {
           out.push({
             ...row,
-            source: "latest",
+            source: active.source === "rule" ? "latest" : active.source,
             model_id: input.learner?.modelId ?? null,
-            expected_units_p10: online.unitsP10,
-            expected_units_p90: online.unitsP90,
+            expected_units_p10: Math.min(online.unitsP10, row.expected_units),
+            expected_units_p90: Math.max(online.unitsP90, row.expected_units),
             exploratory: online.exploratory,
           });
         } else {
+          const band = advisor?.band(state, date, price, stock);
           out.push({
             ...row,
             source: learned === null ? "rule" : active.source,
             model_id: learned === null ? null : active.modelId,
+            ...(advisor === undefined || band === undefined
+              ? {}
+              : {
+                  expected_units_p10: Math.min(band.p10, row.expected_units),
+                  expected_units_p90: Math.max(band.p90, row.expected_units),
+                  exploratory: learned !== null && advisor.outside(state, price),
+                }),
           });
         }
       }

@@ -1,7 +1,7 @@
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { nearestAllowedIndex } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
-import type { ActivePolicy } from "./company-plan.js";
+import type { ActivePolicy, PlanAdvisor } from "./company-plan.js";
 import { boundPrice, type RuleDay, ruleDay, ruleRawPrice } from "./day-price.js";
 import { type ProductState, seasonLastDay } from "./product-state.js";
 
@@ -11,6 +11,8 @@ export interface PlanPolicyInput {
   /** The problem evaluated: its grid, start date, initial price and max daily change. */
   readonly problem: PricingProblem;
   readonly active: ActivePolicy;
+  /** Caps the policy's prices as the served plan does (the exploration range); none: the policy's own. */
+  readonly advisor?: Pick<PlanAdvisor, "cap">;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface PlanPolicyInput {
  * are batched per day over stock levels and kept, so evaluating every state stays fast.
  */
 export function planPolicy(input: PlanPolicyInput): ProductPolicy {
-  const { state, problem, active } = input;
+  const { state, problem, active, advisor } = input;
   const policy = active.policy;
   const index = policy?.findProduct(state.product.product_id);
   const decide = policy !== null && index !== undefined ? policy.decider(index) : null;
@@ -41,6 +43,8 @@ export function planPolicy(input: PlanPolicyInput): ProductPolicy {
     }
     return d;
   };
+  const rulePrice = (rule: RuleDay, stock: number, prev: number | null) =>
+    boundPrice(state, ruleRawPrice(state, rule, stock), prev);
   return (t, stock, prevPriceIndex) => {
     const day = dayAt(t);
     const prev =
@@ -51,9 +55,12 @@ export function planPolicy(input: PlanPolicyInput): ProductPolicy {
     if (decide !== null && policy !== null && index !== undefined && day.policyDay !== undefined) {
       const pick = decide(day.policyDay, stock, prev);
       const chosen = pick >= 0 ? policy.priceAt(index, pick) : null;
-      if (chosen !== null) price = boundPrice(state, chosen, prev);
+      if (chosen !== null) {
+        const capped = advisor ? advisor.cap(state, chosen, rulePrice(day.rule, stock, prev)) : chosen;
+        price = boundPrice(state, capped, prev);
+      }
     }
-    price ??= boundPrice(state, ruleRawPrice(state, day.rule, stock), prev);
+    price ??= rulePrice(day.rule, stock, prev);
     return nearestAllowedIndex(problem, prevPriceIndex, price);
   };
 }

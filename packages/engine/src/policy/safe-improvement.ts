@@ -182,3 +182,12 @@ export function safePolicyImprovement(
     margins: { policy: policyMargin, rule: anyRule ? ruleMargin : null },
   };
 }
+
+/**
+ * The safety gate a refreshed policy passes before it is approved without an operator: training's safety check has
+ * put every product whose worst case over the plausible models is below the rule's on the rule, and what is left
+ * must earn at least the rule's margin under the fitted model (`upliftPct` >= 0). Unmeasured uplift fails.
+ */
+export function passesSafetyGate(metrics: { readonly upliftPct: number | null }): boolean {
+  return metrics.upliftPct !== null && metrics.upliftPct >= 0;
+}

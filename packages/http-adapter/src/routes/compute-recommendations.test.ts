@@ -15,6 +15,9 @@ const recommendation = {
   expected_revenue: 215,
   source: "latest",
   model_id: "mdl_4",
+  expected_units_p10: 6,
+  expected_units_p90: 14,
+  exploratory: true,
 } as const;
 
 const dryRun: ComputeResponse = {

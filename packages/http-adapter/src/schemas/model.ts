@@ -37,9 +37,44 @@ export const modelMetricsSchema = z
       deprecated: true,
       description: "Deprecated name of networkEstimatedMargin (same value); removed in the next release.",
     }),
+    upliftIntervalPct: z
+      .object({ low: z.number(), high: z.number() })
+      .nullable()
+      .optional()
+      .describe(
+        "Interval of upliftPct over the plausible demand models of the safety check (the fitted parameters -/+ 2 " +
+          "standard errors): low is the rule-relative gain where each product's policy does worst against the " +
+          "rule, high its mirror about upliftPct; null when the artifact has no safety report.",
+      ),
   })
   .catchall(z.number())
   .describe("Evaluation metrics of the artifact (numbers), e.g. expected margin vs rule, training effort.");
+
+export const explorationReportSchema = z
+  .object({
+    exploration: z.enum(["off", "cautious", "free"]).describe("The company's exploration setting."),
+    as_of: z.string().describe("The company's today the prices are planned for (YYYY-MM-DD)."),
+    products: z.array(
+      z.object({
+        product_id: z.string(),
+        observed_price_range: z
+          .tuple([z.number(), z.number()])
+          .nullable()
+          .describe("Lowest and highest price the history has sold at; null without sales."),
+        recommended_price: z.number().describe("Today's served price."),
+        departure_pct: z
+          .number()
+          .nullable()
+          .describe(
+            "How far the recommended price lies beyond the observed range, in percent of its nearest end (0 " +
+              "inside, negative below it); null without sales.",
+          ),
+        exploratory: z.boolean(),
+      }),
+    ),
+  })
+  .meta({ id: "ExplorationReport" })
+  .describe("How far today's served prices leave the prices the history has seen, per product.");
 
 export const modelSlotSchema = z.object({
   model_id: modelIdSchema,
@@ -69,6 +104,7 @@ export const modelReportSchema = z
       .describe(
         "Why the preferred source did not serve: no slot set, an artifact that fails to load or verify, one made by an engine this one cannot read, an unreadable slot record, or the rule forced by the operator; null when it served.",
       ),
+    exploration: explorationReportSchema.optional(),
   })
   .meta({
     id: "ModelReport",
@@ -80,6 +116,19 @@ export const modelReportSchema = z
         latest: null,
         approved: null,
         fallback_reason: "no_artifact",
+        exploration: {
+          exploration: "cautious",
+          as_of: "2026-11-22",
+          products: [
+            {
+              product_id: "sku-1",
+              observed_price_range: [17.99, 21.99],
+              recommended_price: 18.99,
+              departure_pct: 0,
+              exploratory: false,
+            },
+          ],
+        },
       },
     ],
   });
@@ -117,6 +166,7 @@ export const trainResponseSchema = z
           policyMargin: 51258.51,
           ruleMargin: 49875.62,
           upliftPct: 2.77,
+          upliftIntervalPct: { low: 0.41, high: 5.13 },
           trainingSeconds: 31.2,
           episodes: 48,
         },
@@ -132,6 +182,8 @@ export const promoteBodySchema = z
   .meta({ examples: [{ company_id: "acme-eu", model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F" }] });
 
 export type ModelReport = z.output<typeof modelReportSchema>;
+export type ExplorationReport = z.output<typeof explorationReportSchema>;
+export type ModelMetrics = z.output<typeof modelMetricsSchema>;
 export type GetModelQuery = z.output<typeof getModelQuerySchema>;
 export type TrainRequest = z.output<typeof trainBodySchema>;
 export type TrainResponse = z.output<typeof trainResponseSchema>;

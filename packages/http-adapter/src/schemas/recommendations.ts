@@ -22,6 +22,9 @@ const exampleRecommendation = {
   expected_revenue: 241.68,
   source: "approved",
   model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+  expected_units_p10: 8,
+  expected_units_p90: 17,
+  exploratory: false,
 } as const;
 
 /** A run as it appears in the examples of the read, compute and list operations. */
@@ -51,6 +54,24 @@ export const recommendationSchema = z
     expected_revenue: z.number(),
     source: sourceSchema,
     model_id: modelIdSchema.nullable(),
+    expected_units_p10: z
+      .number()
+      .nullable()
+      .describe(
+        "Units at the 10th percentile of the day's sales (the demand model's uncertainty and the sales noise " +
+          "together), <= expected_units; null on runs persisted before it existed.",
+      ),
+    expected_units_p90: z
+      .number()
+      .nullable()
+      .describe("Units at the 90th percentile, >= expected_units; null on runs persisted before it existed."),
+    exploratory: z
+      .boolean()
+      .nullable()
+      .describe(
+        "The price was chosen partly to learn, or leaves the range of prices the history has sold at; null on " +
+          "runs persisted before it existed.",
+      ),
   })
   .meta({
     id: "Recommendation",

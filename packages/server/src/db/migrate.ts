@@ -9,6 +9,7 @@ import * as initial from "./migrations/0001-initial.js";
 import * as batchOutcomes from "./migrations/0002-batch-outcomes.js";
 import * as partnerTokenGeneration from "./migrations/0003-partner-token-generation.js";
 import * as keyPepperId from "./migrations/0004-key-pepper-id.js";
+import * as companyLearning from "./migrations/0005-company-learning.js";
 import * as idempotencyKeys from "./migrations/0006-idempotency-keys.js";
 import * as operations from "./migrations/0007-operations.js";
 import type { Database } from "./schema.js";
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0002-batch-outcomes": batchOutcomes,
   "0003-partner-token-generation": partnerTokenGeneration,
   "0004-key-pepper-id": keyPepperId,
+  "0005-company-learning": companyLearning,
   "0006-idempotency-keys": idempotencyKeys,
   "0007-operations": operations,
 };

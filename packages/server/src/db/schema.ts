@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Generated, Insertable, Selectable } from "kysely";
 
 /**
  * Table shapes. Timestamps are RFC 3339 UTC strings and dates `YYYY-MM-DD` strings, stored as text on both SQLite
@@ -31,6 +31,12 @@ export interface CompaniesTable {
   timezone: string;
   currency: string;
   created_at: string;
+  /** How far prices may leave the observed range (migration 0005). */
+  exploration: Generated<"off" | "cautious" | "free">;
+  /** 1: a nightly refresh that passes the safety gate is approved; 0: it waits in `latest`. */
+  auto_approve_updates: Generated<number>;
+  /** 1: the rule serves, whatever the slots hold (the operator's kill switch). */
+  force_rule: Generated<number>;
 }
 
 export interface PartnerCompaniesTable {
@@ -89,6 +95,11 @@ export interface RecommendationsTable {
   expected_revenue: number;
   source: "approved" | "latest" | "rule";
   model_id: string | null;
+  /** Null on rows persisted before migration 0005. */
+  expected_units_p10: number | null;
+  expected_units_p90: number | null;
+  /** 0/1; null on rows persisted before migration 0005. */
+  exploratory: number | null;
 }
 
 /** One row per company per nightly batch attempt (migration 0002). */

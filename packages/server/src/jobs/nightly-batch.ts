@@ -5,6 +5,7 @@ import type { RecordedBatch } from "../repositories/batch-outcomes.js";
 import { findCompany } from "../services/company-lookup.js";
 import { persistPlan, planCompany } from "../services/company-plan.js";
 import { companyToday } from "../services/company-today.js";
+import { refreshModel } from "../services/nightly-refresh.js";
 import { retrainIncompatible } from "./retrain-incompatible.js";
 
 export interface CompanyOutcome {
@@ -50,7 +51,9 @@ function describe(error: unknown): string {
 /**
  * One company's nightly run for its today (its own time zone) with the active source. Idempotent: the database's
  * unique index on (company, as_of) for nightly runs keeps exactly one a day, across restarts and concurrent
- * processes; a run that finds the day's run there reports it as `exists`.
+ * processes; a run that finds the day's run there reports it as `exists`. Before pricing, the company's model learns
+ * from the sales that arrived (`refreshModel`); a failed refresh is logged and the run prices with the slots as
+ * they are.
  */
 export async function nightlyRun(
   ctx: ServerContext,
@@ -61,6 +64,12 @@ export async function nightlyRun(
   const existing = await runs.nightlyExists(company.company_id, asOf);
   if (existing) return { as_of: asOf, status: "exists", run_id: existing.run_id };
   await retrainIncompatible(ctx, company);
+  try {
+    const refresh = await refreshModel(ctx, company);
+    ctx.logger.info({ company_id: company.company_id, as_of: asOf, ...refresh }, "nightly model refresh");
+  } catch (error) {
+    ctx.logger.warn({ err: error, company_id: company.company_id }, "nightly model refresh failed");
+  }
   const run = await persistPlan(ctx, await planCompany(ctx, company), "nightly");
   const winner = run ?? (await runs.nightlyExists(company.company_id, asOf));
   return { as_of: asOf, status: run ? "created" : "exists", run_id: winner?.run_id ?? null };

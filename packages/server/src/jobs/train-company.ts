@@ -1,4 +1,10 @@
-import { type CompanyTrainingData, type PolicyArtifact, TrainingError, trainInWorker } from "@pricing/engine";
+import {
+  type CompanyTrainingData,
+  type PolicyArtifact,
+  type PolicyMetrics,
+  TrainingError,
+  trainInWorker,
+} from "@pricing/engine";
 import { ApiError, type TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { findCompany } from "../services/company-lookup.js";
@@ -10,6 +16,8 @@ export interface TrainCompanyPayload {
   companyId: string;
   /** Also promote the new artifact to approved, in the same commit. */
   autoApprove: boolean;
+  /** With `autoApprove`: approve only when the trained artifact's metrics pass this (the nightly safety gate). */
+  approveIf?: (metrics: PolicyMetrics) => boolean;
   /** Who asked (a partner id, "operator"), recorded in the slot event. */
   by?: string;
 }
@@ -63,7 +71,7 @@ export async function trainCompany(
   payload: TrainCompanyPayload,
   hooks: TrainCompanyHooks = {},
 ): Promise<TrainResponse> {
-  const { companyId, autoApprove, by } = payload;
+  const { companyId, by } = payload;
   const company = await findCompany(ctx, companyId);
   const settings = ctx.config.pricing;
   const store = ctx.policies.store;
@@ -84,6 +92,9 @@ export async function trainCompany(
         signal,
         hooks.onProgress,
       );
+      const autoApprove =
+        payload.autoApprove &&
+        (payload.approveIf === undefined || payload.approveIf(artifact.manifest.metrics));
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
       const metrics = numericMetrics(artifact.manifest.metrics);

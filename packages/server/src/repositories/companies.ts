@@ -10,6 +10,13 @@ export interface NewCompany {
   currency: string;
 }
 
+/** A company's learning settings (DESIGN §8), as the CLI changes them; absent fields stay as they are. */
+export interface CompanySettings {
+  exploration?: "off" | "cautious" | "free";
+  auto_approve_updates?: boolean;
+  force_rule?: boolean;
+}
+
 export interface CompanySummary extends CompanyRow {
   partners: string[];
 }
@@ -19,7 +26,13 @@ export function createCompanyRepository(db: Db, clock: Clock) {
   return {
     /** Returns false when the id is taken. */
     async create(company: NewCompany): Promise<CompanyRow | undefined> {
-      const row: CompanyRow = { ...company, created_at: clock().toISOString() };
+      const row: CompanyRow = {
+        ...company,
+        created_at: clock().toISOString(),
+        exploration: "cautious",
+        auto_approve_updates: 1,
+        force_rule: 0,
+      };
       const result = await db
         .insertInto("companies")
         .values(row)
@@ -29,6 +42,21 @@ export function createCompanyRepository(db: Db, clock: Clock) {
     },
 
     async get(companyId: string): Promise<CompanyRow | undefined> {
+      return db.selectFrom("companies").selectAll().where("company_id", "=", companyId).executeTakeFirst();
+    },
+
+    /** Changes the given settings in one statement; undefined when there is no such company. */
+    async update(companyId: string, settings: CompanySettings): Promise<CompanyRow | undefined> {
+      const values = {
+        ...(settings.exploration === undefined ? {} : { exploration: settings.exploration }),
+        ...(settings.auto_approve_updates === undefined
+          ? {}
+          : { auto_approve_updates: settings.auto_approve_updates ? 1 : 0 }),
+        ...(settings.force_rule === undefined ? {} : { force_rule: settings.force_rule ? 1 : 0 }),
+      };
+      if (Object.keys(values).length > 0) {
+        await db.updateTable("companies").set(values).where("company_id", "=", companyId).execute();
+      }
       return db.selectFrom("companies").selectAll().where("company_id", "=", companyId).executeTakeFirst();
     },
 

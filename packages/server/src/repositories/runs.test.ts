@@ -25,6 +25,9 @@ function rows(dates: string[], products: string[]): Recommendation[] {
       expected_revenue: 10,
       source: "rule" as const,
       model_id: null,
+      expected_units_p10: 0,
+      expected_units_p90: 3,
+      exploratory: false,
     })),
   );
 }
@@ -156,6 +159,27 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       ]);
       const one = await store.recommendations(newest.run_id, { productId: "b", startDate: "2026-01-31" });
       expect(one).toHaveLength(1);
+    });
+
+    it("stores each item's p10/p90 and exploratory, and reads rows persisted before them with nulls", async () => {
+      const store = createRunsRepository(ctx.db);
+      const items = rows(["2026-03-01"], ["a", "b"]).map((r, i) => ({ ...r, exploratory: i === 1 }));
+      const run = await store.insert(
+        { ...nightly("2026-03-01", "2026-03-01T02:00:00.000Z"), recommendations: items },
+        100,
+      );
+      expect(await store.recommendations(run?.run_id ?? "", {})).toEqual(items);
+      // Migration 0005 adds the columns as null on the rows it finds.
+      await ctx.db
+        .updateTable("recommendations")
+        .set({ expected_units_p10: null, expected_units_p90: null, exploratory: null })
+        .where("run_id", "=", run?.run_id ?? "")
+        .execute();
+      const old = await store.recommendations(run?.run_id ?? "", {});
+      expect(old.map((r) => [r.expected_units_p10, r.expected_units_p90, r.exploratory])).toEqual([
+        [null, null, null],
+        [null, null, null],
+      ]);
     });
 
     it("counts nightly and on-demand runs apart: computes never delete today's nightly run", async () => {

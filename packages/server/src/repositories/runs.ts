@@ -22,7 +22,7 @@ export interface RecommendationFilter {
   productId?: string | undefined;
 }
 
-/** Rows per INSERT: 11 columns x 500 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
+/** Rows per INSERT: 14 columns x 500 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 500;
 
 function isUniqueViolation(error: unknown): boolean {
@@ -93,7 +93,13 @@ export function createRunsRepository(db: Db) {
           for (let i = 0; i < run.recommendations.length; i += CHUNK) {
             await trx
               .insertInto("recommendations")
-              .values(run.recommendations.slice(i, i + CHUNK).map((r) => ({ run_id: row.run_id, ...r })))
+              .values(
+                run.recommendations.slice(i, i + CHUNK).map((r) => ({
+                  run_id: row.run_id,
+                  ...r,
+                  exploratory: r.exploratory === null ? null : r.exploratory ? 1 : 0,
+                })),
+              )
               .execute();
           }
           const stale = await trx
@@ -180,13 +186,20 @@ export function createRunsRepository(db: Db) {
           "expected_revenue",
           "source",
           "model_id",
+          "expected_units_p10",
+          "expected_units_p90",
+          "exploratory",
         ])
         .where("run_id", "=", runId);
       if (filter.startDate !== undefined) q = q.where("date", ">=", filter.startDate);
       if (filter.endDate !== undefined) q = q.where("date", "<=", filter.endDate);
       if (filter.productId !== undefined) q = q.where("product_id", "=", filter.productId);
       const rows = await q.orderBy("date").orderBy("product_id").execute();
-      return rows as Recommendation[];
+      // Rows persisted before migration 0005 read with nulls; PostgreSQL returns the 0/1 as a number too.
+      return rows.map((r) => ({
+        ...r,
+        exploratory: r.exploratory === null ? null : Number(r.exploratory) === 1,
+      })) as Recommendation[];
     },
   };
 }

@@ -1,9 +1,10 @@
-import { addDays, daysBetween, type FittedDemand, planPrices } from "@pricing/engine";
+import { addDays, daysBetween, type PlannedPrice, planWithLearning } from "@pricing/engine";
 import { ApiError, COMPUTE_MAX_DAYS, type ComputeResponse, type Run } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import type { NewRun } from "../repositories/runs.js";
-import { fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
+import { servedPolicy } from "./active-policy.js";
+import { loadCompanySnapshot } from "./company-snapshot.js";
 
 /** A company's prices over a date range with its active source, not yet persisted. */
 export interface CompanyPlan {
@@ -56,19 +57,20 @@ export async function planCompany(
       `end_date: a computed range spans at most ${COMPUTE_MAX_DAYS} days.`,
     );
   }
-  const { active } = await ctx.policies.resolver.resolve(company.company_id);
-  let fit: FittedDemand | null | undefined;
-  const recommendations = planPrices({
+  const { active } = await servedPolicy(ctx, company);
+  const planned = planWithLearning({
     today,
-    products: snapshot.products,
-    active,
-    fit: () => {
-      if (fit === undefined) fit = snapshot.history.length > 0 ? fitSnapshot(snapshot) : null;
-      return fit;
-    },
     startDate,
     endDate,
+    products: snapshot.products,
+    active,
+    history: snapshot.history,
+    exploration: company.exploration,
+    seed: company.company_id,
+    // The kill switch serves the rule alone; otherwise the closed loop's learner, refitted on every plan.
+    online: company.force_rule !== 1,
   });
+  const recommendations = planned.map(toRecommendation);
   return {
     company,
     today,
@@ -77,6 +79,25 @@ export async function planCompany(
     source: active.source,
     modelId: active.modelId,
     recommendations,
+  };
+}
+
+/** The API's item: p10/p90 and `exploratory` are null where the plan gave none. */
+function toRecommendation(p: PlannedPrice): ComputeResponse["recommendations"][number] {
+  return {
+    product_id: p.product_id,
+    date: p.date,
+    price: p.price,
+    currency: p.currency,
+    base_price: p.base_price,
+    rule_price: p.rule_price,
+    expected_units: p.expected_units,
+    expected_revenue: p.expected_revenue,
+    source: p.source,
+    model_id: p.model_id,
+    expected_units_p10: p.expected_units_p10 ?? null,
+    expected_units_p90: p.expected_units_p90 ?? null,
+    exploratory: p.exploratory ?? null,
   };
 }
 

@@ -1,11 +1,4 @@
-import {
-  addDays,
-  type SalesRow as EngineSalesRow,
-  type FittedDemand,
-  fitDemand,
-  type ProductState,
-  productState,
-} from "@pricing/engine";
+import { addDays, type SalesRow as EngineSalesRow, type ProductState, productState } from "@pricing/engine";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import { companyToday } from "./company-today.js";
@@ -53,12 +46,4 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
     products: rows.map((r) => productState(r, byProduct.get(r.product_id) ?? [], today, options)),
     history,
   };
-}
-
-/** The demand model fitted to the snapshot's history (products without usable history are left out). */
-export function fitSnapshot(snapshot: CompanySnapshot): FittedDemand {
-  return fitDemand(
-    snapshot.history,
-    snapshot.products.map((p) => ({ productId: p.product.product_id, referencePrice: p.product.base_price })),
-  );
 }

@@ -1,7 +1,9 @@
 import type { GetModelQuery, ModelReport } from "@pricing/http-adapter";
-import type { ActiveReport, SlotReport } from "@pricing/policy-store";
+import type { SlotReport } from "@pricing/policy-store";
 import type { ServerContext } from "../context.js";
+import { type ServedReport, servedPolicy } from "./active-policy.js";
 import { findCompany } from "./company-lookup.js";
+import { explorationReport } from "./exploration-report.js";
 import { numericMetrics } from "./numeric-metrics.js";
 
 function slot(report: SlotReport) {
@@ -14,7 +16,7 @@ function slot(report: SlotReport) {
 }
 
 /** The store's answer in the API's `ModelReport` shape. */
-function toModelReport(report: ActiveReport): ModelReport {
+function toModelReport(report: ServedReport): ModelReport {
   return {
     company_id: report.company_id,
     source: report.source,
@@ -33,6 +35,7 @@ function toModelReport(report: ActiveReport): ModelReport {
  * and why a slot was passed over.
  */
 export async function modelReport(ctx: ServerContext, input: GetModelQuery): Promise<ModelReport> {
-  await findCompany(ctx, input.company_id);
-  return toModelReport((await ctx.policies.resolver.resolve(input.company_id)).report);
+  const company = await findCompany(ctx, input.company_id);
+  const report = toModelReport((await servedPolicy(ctx, company)).report);
+  return { ...report, exploration: await explorationReport(ctx, company) };
 }

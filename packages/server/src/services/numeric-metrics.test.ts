@@ -20,3 +20,25 @@ describe("numericMetrics", () => {
     expect(numericMetrics({ estimatedMargin: 3 })).toEqual({ networkEstimatedMargin: 3, estimatedMargin: 3 });
   });
 });
+
+describe("the uplift interval", () => {
+  it("runs from the summed worst-case gains to their mirror about the uplift, null without a safety report", () => {
+    const safety = {
+      products: [
+        { decision: "rl", ruleMargin: 100, worstCaseGain: -2 },
+        { decision: "rl", ruleMargin: 300, worstCaseGain: 6 },
+        // On the rule: its worst case is the rule's own, a gain of 0.
+        { decision: "rule", ruleMargin: 100, worstCaseGain: -40 },
+      ],
+    };
+    expect(numericMetrics({ upliftPct: 3, safety }).upliftIntervalPct).toEqual({ low: 0.8, high: 5.2 });
+    expect(numericMetrics({ upliftPct: 3 }).upliftIntervalPct).toBeNull();
+    // Never above the point itself.
+    expect(
+      numericMetrics({
+        upliftPct: 1,
+        safety: { products: [{ decision: "rl", ruleMargin: 10, worstCaseGain: 5 }] },
+      }).upliftIntervalPct,
+    ).toEqual({ low: 1, high: 1 });
+  });
+});

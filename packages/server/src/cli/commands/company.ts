@@ -1,5 +1,7 @@
 import type { Command } from "commander";
 import type { ServerContext } from "../../context.js";
+import type { CompanyRow } from "../../db/schema.js";
+import type { CompanySettings } from "../../repositories/companies.js";
 import { CliError, type CliRuntime, displayName, requirePartner } from "../cli-runtime.js";
 
 function isTimeZone(zone: string): boolean {
@@ -15,6 +17,27 @@ async function requireBoth(ctx: ServerContext, partnerId: string, companyId: str
   await requirePartner(ctx, partnerId);
   if (!(await ctx.repositories.companies.get(companyId)))
     throw new CliError(`company "${companyId}" does not exist`, "not_found");
+}
+
+const EXPLORATIONS = ["off", "cautious", "free"] as const;
+
+/** A company as the CLI prints it: the settings as words and booleans, not the table's 0/1. */
+function companyView<T extends CompanyRow>(row: T) {
+  return { ...row, auto_approve_updates: row.auto_approve_updates === 1, force_rule: row.force_rule === 1 };
+}
+
+function settingsLine(row: CompanyRow): string {
+  return (
+    `exploration ${row.exploration}, auto-approve updates ${row.auto_approve_updates === 1}, ` +
+    `force rule ${row.force_rule === 1}`
+  );
+}
+
+function parseBoolean(flag: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new CliError(`${flag} must be true or false`);
 }
 
 export function registerCompanyCommands(program: Command, cli: CliRuntime): void {
@@ -45,7 +68,69 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
           currency: opts.currency,
         });
         if (!row) throw new CliError(`company "${id.data}" already exists`, "conflict");
-        cli.print(cmd, row, `company ${row.company_id} created (${row.timezone}, ${row.currency})`);
+        cli.print(
+          cmd,
+          companyView(row),
+          `company ${row.company_id} created (${row.timezone}, ${row.currency})`,
+        );
+      });
+    });
+
+  company
+    .command("update")
+    .description(
+      "Change a company's learning settings (DESIGN §8); the next compute or nightly run uses them",
+    )
+    .requiredOption("--id <company_id>", "company")
+    .option(
+      "--exploration <mode>",
+      "off: prices stay inside the range the history has seen; cautious (default): leave it by at most one grid " +
+        "price beyond the prices held for a week; free: trust the model",
+    )
+    .option(
+      "--auto-approve-updates <bool>",
+      "true (default): a nightly refresh that passes the safety gate is approved; false: it waits in latest",
+    )
+    .option("--force-rule <bool>", "true: serve the rule at once, whatever the model (the kill switch)")
+    .action(
+      async (
+        opts: { id: string; exploration?: string; autoApproveUpdates?: string; forceRule?: string },
+        cmd: Command,
+      ) => {
+        const exploration = EXPLORATIONS.find((e) => e === opts.exploration);
+        if (opts.exploration !== undefined && exploration === undefined) {
+          throw new CliError(`--exploration must be one of ${EXPLORATIONS.join(", ")}`);
+        }
+        const autoApprove = parseBoolean("--auto-approve-updates", opts.autoApproveUpdates);
+        const forceRule = parseBoolean("--force-rule", opts.forceRule);
+        if (exploration === undefined && autoApprove === undefined && forceRule === undefined) {
+          throw new CliError("nothing to change: give --exploration, --auto-approve-updates or --force-rule");
+        }
+        const settings: CompanySettings = {
+          ...(exploration === undefined ? {} : { exploration }),
+          ...(autoApprove === undefined ? {} : { auto_approve_updates: autoApprove }),
+          ...(forceRule === undefined ? {} : { force_rule: forceRule }),
+        };
+        await cli.withContext(cmd, async (ctx) => {
+          const row = await ctx.repositories.companies.update(opts.id, settings);
+          if (!row) throw new CliError(`company "${opts.id}" does not exist`, "not_found");
+          cli.print(cmd, companyView(row), `company ${row.company_id}: ${settingsLine(row)}`);
+        });
+      },
+    );
+
+  company
+    .command("show")
+    .description("Show a company and its learning settings")
+    .requiredOption("--id <company_id>", "company")
+    .action(async (opts: { id: string }, cmd: Command) => {
+      await cli.withContext(cmd, async (ctx) => {
+        const row = await ctx.repositories.companies.get(opts.id);
+        if (!row) throw new CliError(`company "${opts.id}" does not exist`, "not_found");
+        cli.print(cmd, companyView(row), [
+          `${row.company_id}  ${row.timezone}  ${row.currency}  ${row.name}`,
+          settingsLine(row),
+        ]);
       });
     });
 
@@ -93,12 +178,13 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
         const companies = await ctx.repositories.companies.list();
         cli.print(
           cmd,
-          { companies },
+          { companies: companies.map(companyView) },
           companies.length === 0
             ? "no companies"
             : companies.map(
                 (c) =>
-                  `${c.company_id}  ${c.timezone}  ${c.currency}  ${c.name}  partners: ${c.partners.join(",") || "-"}`,
+                  `${c.company_id}  ${c.timezone}  ${c.currency}  ${c.name}  partners: ${c.partners.join(",") || "-"}  ` +
+                  settingsLine(c),
               ),
         );
       });

@@ -39,8 +39,10 @@ export function registerTrainCommand(program: Command, cli: CliRuntime): void {
         cli.print(cmd, result, [
           `model ${result.model_id} (version ${result.version}) trained for ${result.company_id}`,
           `slots: latest=${result.slots.latest ?? "-"} approved=${result.slots.approved ?? "-"}`,
-          ...Object.entries(result.metrics).map(
-            ([k, v]) => `  ${k}: ${Number.isInteger(v) ? v : v.toFixed(4)}`,
+          ...Object.entries(result.metrics).map(([k, v]) =>
+            typeof v === "number"
+              ? `  ${k}: ${Number.isInteger(v) ? v : v.toFixed(4)}`
+              : `  ${k}: ${v === null ? "-" : `${v.low} .. ${v.high}`}`,
           ),
         ]);
       });
