@@ -174,6 +174,8 @@ describe("pricing db backup / restore", () => {
 
     const pg = await pricing(["db", "backup", join(work, "pg.backup"), "--json", "--data-dir", bare], {
       PRICING_DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+      PRICING_JWT_SECRET: "test-jwt-secret-shared-by-every-replica-0001",
+      PRICING_KEY_PEPPER: "test-key-pepper-shared-by-every-replica-0001",
     });
     expect(JSON.parse(pg.stderr).error).toMatchObject({ code: "postgres_unsupported" });
     expect(JSON.parse(pg.stderr).error.message).toContain("pg_dump");

@@ -26,8 +26,32 @@ export function trackAllowedMethods(app: FastifyInstance): AllowedMethods {
     if (known.has("GET")) known.add("HEAD");
     methods.set(route.url, known);
   });
+  // A parametric route (`/v2/operations/:operation_id`) matches any one segment in place of its parameter.
+  const patterns = new Map<string, RegExp>();
+  const patternOf = (url: string) => {
+    let pattern = patterns.get(url);
+    if (pattern === undefined) {
+      const escaped = url
+        .split("/")
+        .map((segment) =>
+          segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+        );
+      pattern = new RegExp(`^${escaped.join("/")}$`);
+      patterns.set(url, pattern);
+    }
+    return pattern;
+  };
   const lookup: AllowedMethods = (path) => {
-    const known = methods.get(path.split("?")[0] ?? "");
+    const bare = path.split("?")[0] ?? "";
+    let known = methods.get(bare);
+    if (known === undefined) {
+      for (const [url, list] of methods) {
+        if (url.includes(":") && patternOf(url).test(bare)) {
+          known = list;
+          break;
+        }
+      }
+    }
     return known === undefined ? undefined : [...known].sort().join(", ");
   };
   lookups.set(app, lookup);

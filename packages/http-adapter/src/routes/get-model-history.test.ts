@@ -52,10 +52,7 @@ const route: RouteUnderTest<ModelHistoryQuery, ModelHistory> = {
     [{ company_id: COMPANY, offset: "-1" }, "offset"],
     [{ company_id: COMPANY, since: "2026-01-01" }, "since"],
   ],
-  notFound: [
-    { method: "GET", url: "/v2/model/history/mdl_1" },
-    { method: "POST", url: "/v2/model/history" },
-  ],
+  notFound: [{ method: "GET", url: "/v2/model/history/mdl_1" }],
   rateLimit: "dataPerPartner",
 };
 

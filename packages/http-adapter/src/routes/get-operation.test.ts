@@ -47,7 +47,6 @@ const route: RouteUnderTest<OperationParams, Operation> = {
   invalid: [[{ company_id: COMPANY }, "company_id"]],
   notFound: [
     { method: "GET", url: `/v2/operations/${OPERATION_ID}/result` },
-    { method: "POST", url: `/v2/operations/${OPERATION_ID}` },
   ],
 };
 

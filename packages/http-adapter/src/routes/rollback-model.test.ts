@@ -41,10 +41,7 @@ const route: RouteUnderTest<RollbackRequest, ModelReport> = {
     [{ company_id: COMPANY, expected_approved_model_id: null }, "model_id"],
     [{ ...body, force: true }, "force"],
   ],
-  notFound: [
-    { method: "POST", url: `${url}/mdl_1` },
-    { method: "GET", url, query: body },
-  ],
+  notFound: [{ method: "POST", url: `${url}/mdl_1` }],
   rateLimit: "dataPerPartner",
 };
 

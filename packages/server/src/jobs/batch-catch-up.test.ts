@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createServerContext, type ServerContext } from "../context.js";
 import { createDatabase, type Db } from "../db/database.js";
-import { postgresTestsEnabled, TEST_PG_URL } from "../db/test-postgres.js";
+import { postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "../db/test-postgres.js";
 import { demoScenario, seedCompanyFromMarket } from "../demo/market-seed.js";
 import { startBatchSchedule } from "./batch-schedule.js";
 
@@ -35,10 +35,13 @@ describe.each([
     if (backend === "postgres") {
       admin = createDatabase({ dataDir, databaseUrl: TEST_PG_URL });
       await sql`create schema ${sql.id(schema)}`.execute(admin);
-      ctx = await createServerContext(loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL }), {
-        pgSchema: schema,
-        clock,
-      });
+      ctx = await createServerContext(
+        loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL, ...TEST_PG_SECRETS }),
+        {
+          pgSchema: schema,
+          clock,
+        },
+      );
     } else {
       ctx = await createServerContext(loadConfig({}, { dataDir }), { clock });
     }
