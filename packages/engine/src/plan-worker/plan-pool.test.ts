@@ -88,8 +88,16 @@ describe("the planning pool", () => {
 
   it("rejects an artifact the thread cannot load with the engine's typed error and its code", async () => {
     const job = policyJob("broken", artifact);
-    const cut = { ...job.active.artifact, key: "broken:short", weights: artifact.weights.subarray(0, 64) };
-    const error = await pool.plan({ ...job, active: { ...job.active, artifact: cut } }).catch((e: unknown) => e);
+    const error = await pool
+      .plan({
+        ...job,
+        active: {
+          source: "approved",
+          modelId: "broken",
+          artifact: { key: "broken:short", manifest: artifact.manifest, weights: artifact.weights.subarray(0, 64) },
+        },
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PolicyArtifactError);
     expect((error as PolicyArtifactError).code).toBe("artifact_invalid");
   });

@@ -1,9 +1,9 @@
-import { addDays, daysBetween, type FittedDemand, planPrices } from "@pricing/engine";
+import { type ActiveArtifact, addDays, daysBetween } from "@pricing/engine";
 import { ApiError, COMPUTE_MAX_DAYS, type ComputeResponse, type Run } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import type { NewRun } from "../repositories/runs.js";
-import { fitSnapshot, loadCompanySnapshot } from "./company-snapshot.js";
+import { fitSource, loadCompanySnapshot } from "./company-snapshot.js";
 
 /** A company's prices over a date range with its active source, not yet persisted. */
 export interface CompanyPlan {
@@ -24,6 +24,8 @@ export interface PlanRange {
 /**
  * Prices the company for [start, end] (defaults: its today .. today + `pricing.runDays` - 1; both dates within
  * today .. today + `COMPUTE_MAX_DAYS`) with the active source, through the engine's plan. What compute and the nightly run share.
+ * The plan runs in one of `ctx.planning`'s threads (the policy's forward passes, the demand fit): this thread only
+ * loads the snapshot and resolves which checked artifact serves.
  */
 export async function planCompany(
   ctx: ServerContext,
@@ -57,15 +59,15 @@ export async function planCompany(
     );
   }
   const { active } = await ctx.policies.resolver.resolve(company.company_id);
-  let fit: FittedDemand | null | undefined;
-  const recommendations = planPrices({
+  const artifact: ActiveArtifact =
+    active.source === "rule"
+      ? { source: "rule", modelId: null, artifact: null }
+      : { source: active.source, modelId: active.modelId, artifact: active.policy };
+  const recommendations = await ctx.planning.plan({
     today,
     products: snapshot.products,
-    active,
-    fit: () => {
-      if (fit === undefined) fit = snapshot.history.length > 0 ? fitSnapshot(snapshot) : null;
-      return fit;
-    },
+    active: artifact,
+    fit: fitSource(snapshot),
     startDate,
     endDate,
   });

@@ -1,8 +1,7 @@
 import {
   addDays,
   type SalesRow as EngineSalesRow,
-  type FittedDemand,
-  fitDemand,
+  type FitSource,
   type ProductState,
   productState,
 } from "@pricing/engine";
@@ -55,10 +54,17 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
   };
 }
 
-/** The demand model fitted to the snapshot's history (products without usable history are left out). */
-export function fitSnapshot(snapshot: CompanySnapshot): FittedDemand {
-  return fitDemand(
-    snapshot.history,
-    snapshot.products.map((p) => ({ productId: p.product.product_id, referencePrice: p.product.base_price })),
-  );
+/**
+ * What the plan's demand model is fitted from (products without usable history are left out of the fit), where
+ * the plan needs it; null without history.
+ */
+export function fitSource(snapshot: CompanySnapshot): FitSource | null {
+  if (snapshot.history.length === 0) return null;
+  return {
+    history: snapshot.history,
+    products: snapshot.products.map((p) => ({
+      productId: p.product.product_id,
+      referencePrice: p.product.base_price,
+    })),
+  };
 }
