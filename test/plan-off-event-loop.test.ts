@@ -28,7 +28,10 @@ describe("planning runs off the API's event loop", () => {
     const before = policyActivity();
 
     for (const dryRun of [true, false]) {
-      const res = await h.post(`${V2}/recommendations/compute`, token, { company_id: COMPANY, dry_run: dryRun });
+      const res = await h.post(`${V2}/recommendations/compute`, token, {
+        company_id: COMPANY,
+        dry_run: dryRun,
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { recommendations: { source: string; model_id: string | null }[] };
       expect(body.recommendations.some((r) => r.source === "approved" && r.model_id === modelId)).toBe(true);

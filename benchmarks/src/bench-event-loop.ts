@@ -181,7 +181,9 @@ async function main(): Promise<void> {
     };
     const results: PhaseResult[] = [];
     results.push(await phase("idle", server.url, null, { seconds }));
-    results.push(await phase("first compute after start", server.url, compute(true), { seconds, once: true }));
+    results.push(
+      await phase("first compute after start", server.url, compute(true), { seconds, once: true }),
+    );
     results.push(await phase("computes back to back, dry run", server.url, compute(true), { seconds }));
     results.push(await phase("computes back to back, persisted", server.url, compute(false), { seconds }));
     const ms = (x: number) => (Number.isNaN(x) ? "" : x.toFixed(1));

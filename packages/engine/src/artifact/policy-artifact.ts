@@ -140,7 +140,11 @@ export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint
   const byName = new Map<string, TensorEntry>();
   for (const t of m.tensors) {
     const expected = t.shape.reduce((a, b) => a * b, 1);
-    if (expected !== t.length || t.offset + 4 * t.length > artifact.weights.byteLength || byName.has(t.name)) {
+    if (
+      expected !== t.length ||
+      t.offset + 4 * t.length > artifact.weights.byteLength ||
+      byName.has(t.name)
+    ) {
       throw new PolicyArtifactError("artifact_invalid", `tensor ${t.name} does not fit the weights file`);
     }
     byName.set(t.name, t);
@@ -150,7 +154,8 @@ export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint
     if (t === undefined) throw new PolicyArtifactError("artifact_invalid", `missing tensor ${name}`);
     return t.length;
   };
-  if (m.products.length === 0) throw new PolicyArtifactError("artifact_invalid", "the policy has no products");
+  if (m.products.length === 0)
+    throw new PolicyArtifactError("artifact_invalid", "the policy has no products");
   const sizes = [
     featureCount(m.actionSpec),
     ...m.network.hidden,

@@ -94,7 +94,11 @@ describe("the planning pool", () => {
         active: {
           source: "approved",
           modelId: "broken",
-          artifact: { key: "broken:short", manifest: artifact.manifest, weights: artifact.weights.subarray(0, 64) },
+          artifact: {
+            key: "broken:short",
+            manifest: artifact.manifest,
+            weights: artifact.weights.subarray(0, 64),
+          },
         },
       })
       .catch((e: unknown) => e);

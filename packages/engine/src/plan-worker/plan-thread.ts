@@ -4,7 +4,13 @@ import { planPrices } from "../plan/company-plan.js";
 import { policyActivity } from "../policy/policy-activity.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { planInputOf } from "./plan-job.js";
-import { type PlanMessage, type ThreadData, type ThreadReply, toWireError, type WireArtifact } from "./thread-messages.js";
+import {
+  type PlanMessage,
+  type ThreadData,
+  type ThreadReply,
+  toWireError,
+  type WireArtifact,
+} from "./thread-messages.js";
 
 // Entry point of a planning thread: plans one job at a time (the pool sends the next when this one is answered),
 // keeping the policies it deserialized, least recently used dropped (and disposed) first.

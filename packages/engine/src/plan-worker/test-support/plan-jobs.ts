@@ -1,5 +1,5 @@
-import { checkPolicyArtifact } from "../../artifact/policy-artifact.js";
 import type { PolicyArtifact } from "../../artifact/policy-artifact.js";
+import { checkPolicyArtifact } from "../../artifact/policy-artifact.js";
 import { addDays } from "../../base/calendar.js";
 import { generateMarket } from "../../market/generate-market.js";
 import { type CatalogProduct, productState } from "../../plan/product-state.js";
@@ -69,5 +69,8 @@ export function planArtifact(modelId: string, artifact: PolicyArtifact): PlanArt
 
 /** The same job served by an artifact from the approved slot. */
 export function policyJob(modelId: string, artifact: PolicyArtifact, days = 20): PlanJob {
-  return { ...ruleJob(days), active: { source: "approved", modelId, artifact: planArtifact(modelId, artifact) } };
+  return {
+    ...ruleJob(days),
+    active: { source: "approved", modelId, artifact: planArtifact(modelId, artifact) },
+  };
 }
