@@ -74,8 +74,8 @@ export interface ServerContext {
   /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
   metrics: ServerMetrics;
   /**
-   * Aborts running trainings, ends the planning threads (failing plans still running), drops cached artifacts and destroys the database (unless the caller passed its
-   * own `db`). Safe to call twice.
+   * Aborts running trainings, ends the planning threads (failing plans still running), drops cached artifacts and
+   * destroys the database (unless the caller passed its own `db`). Safe to call twice.
    */
   close(): Promise<void>;
 }
