@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "pricing-bench-loop-"));
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new Date());
   const config = loadConfig(
-    {},
+    { PRICING_PLAN_THREADS: process.env.PRICING_PLAN_THREADS },
     {
       dataDir,
       host: "127.0.0.1",
