@@ -87,23 +87,32 @@ describe("the planning pool", () => {
   }, 60_000);
 
   it("rejects an artifact the thread cannot load with the engine's typed error and its code", async () => {
-    const job = policyJob("broken", artifact);
-    const error = await pool
-      .plan({
-        ...job,
-        active: {
-          source: "approved",
-          modelId: "broken",
-          artifact: {
-            key: "broken:short",
-            manifest: artifact.manifest,
-            weights: artifact.weights.subarray(0, 64),
-          },
+    const broken = {
+      ...policyJob("broken", artifact),
+      active: {
+        source: "approved" as const,
+        modelId: "broken",
+        artifact: {
+          key: "broken:short",
+          manifest: artifact.manifest,
+          weights: artifact.weights.subarray(0, 64),
         },
-      })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PolicyArtifactError);
-    expect((error as PolicyArtifactError).code).toBe("artifact_invalid");
+      },
+    };
+    const solo = createPlanPool({ size: 1 });
+    try {
+      // Twice on one thread: the second time the pool sends the key alone, the thread (which kept nothing) asks
+      // for the bytes again, and fails the same way; the thread then plans on.
+      for (let i = 0; i < 2; i++) {
+        const error = await solo.plan(broken).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(PolicyArtifactError);
+        expect((error as PolicyArtifactError).code).toBe("artifact_invalid");
+      }
+      expect(await solo.plan(ruleJob(5))).toEqual(await inThisThread(ruleJob(5)));
+      expect(solo.stats()[0]?.planned).toBe(1);
+    } finally {
+      await solo.close();
+    }
   });
 
   it("fails the plan of a thread that dies with a clear error and replaces the thread", async () => {
