@@ -115,6 +115,19 @@ describe("the planning pool", () => {
     }
   });
 
+  it("fails a job that cannot be sent to a thread, and plans the next", async () => {
+    const solo = createPlanPool({ size: 1 });
+    try {
+      const unsendable = { ...ruleJob(), extra: () => 1 } as ReturnType<typeof ruleJob>;
+      const error = await solo.plan(unsendable).catch((e: unknown) => e);
+      expect((error as PlanPoolError).code).toBe("plan_failed");
+      expect((error as PlanPoolError).message).toMatch(/cannot be sent to a thread/);
+      expect(await solo.plan(ruleJob(5))).toEqual(await inThisThread(ruleJob(5)));
+    } finally {
+      await solo.close();
+    }
+  });
+
   it("fails the plan of a thread that dies with a clear error and replaces the thread", async () => {
     const crashing = startPlanPool(
       { size: 1 },

@@ -113,7 +113,25 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       }
     }
     const message: PlanMessage = { type: "plan", id: task.id, job: wire };
-    thread.worker.postMessage(message);
+    try {
+      thread.worker.postMessage(message);
+    } catch (error) {
+      // A job that does not clone (a function in a field) never reached the thread: fail it, free the thread.
+      if (artifact !== null) thread.sent.delete(artifact.key);
+      release(thread);
+      task.reject(
+        new PlanPoolError(
+          "plan_failed",
+          `the plan job cannot be sent to a thread: ${(error as Error).message}`,
+        ),
+      );
+    }
+  };
+
+  const release = (thread: Thread): void => {
+    thread.task = null;
+    // A running plan keeps the process alive until it is answered; an idle thread does not.
+    thread.worker.unref();
   };
 
   const spawn = (): Thread => {
@@ -138,10 +156,10 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       if (reply.type === "missing") {
         thread.sent.delete(reply.key);
         post(thread, task);
+        if (thread.task === null) dispatch();
         return;
       }
-      thread.task = null;
-      worker.unref();
+      release(thread);
       if (reply.type === "done") {
         thread.planned++;
         thread.activity = reply.activity;
@@ -173,14 +191,13 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       if (closed !== null) return;
       // A thread that had planned was healthy: replace it now, so the next plan finds its engine loaded. One that
       // never planned (it may fail to start at all) is replaced only when a plan needs a thread.
-      if (thread.planned > 0 && threads.size < options.size) threads.add(idle(spawn()));
+      if (thread.planned > 0 && threads.size < options.size) {
+        const fresh = spawn();
+        release(fresh);
+        threads.add(fresh);
+      }
       dispatch();
     });
-    return thread;
-  };
-
-  const idle = (thread: Thread): Thread => {
-    thread.worker.unref();
     return thread;
   };
 
@@ -194,7 +211,6 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       }
       const task = queue.shift() as Task;
       thread.task = task;
-      // A running plan keeps the process alive until it is answered; an idle thread does not.
       thread.worker.ref();
       post(thread, task);
     }
