@@ -1,10 +1,12 @@
 import {
-  type ActivePolicy,
   addDays,
+  checkPolicyArtifact,
+  createPlanPool,
   loadPolicyArtifact,
+  type PlanJob,
   type PlannedPrice,
-  planWithLearning,
   productState,
+  runPlanJob,
   type SalesRow,
 } from "@pricing/engine";
 import { companyToday, type ProductRow } from "@pricing/server";
@@ -27,14 +29,10 @@ afterAll(async () => {
 });
 
 /**
- * The company priced by the engine's plan directly, from the rows in the server's SQLite file, the clock and the
- * artifact the store holds: no server pricing code involved.
+ * The company's plan job built directly from the rows in the server's SQLite file, the clock and the artifact the
+ * store holds: no server pricing code involved.
  */
-async function enginePlan(
-  modelId: string | null,
-  startDate: string,
-  endDate: string,
-): Promise<PlannedPrice[]> {
+async function engineJob(modelId: string | null, startDate: string, endDate: string): Promise<PlanJob> {
   const { companies, products: productRows, sales: salesRows } = h.ctx.repositories;
   const company = await companies.get(COMPANY);
   if (!company) throw new Error("no company");
@@ -58,32 +56,56 @@ async function enginePlan(
       { horizonDays: TEST_SETTINGS.trainHorizonDays ?? 0 },
     ),
   );
-  let active: ActivePolicy = { source: "rule", modelId: null, policy: null };
-  if (modelId !== null) {
-    const artifact = await h.ctx.policies.store.loadArtifact(COMPANY, modelId);
-    active = { source: "approved", modelId, policy: await loadPolicyArtifact(artifact) };
-  }
+  const fit = {
+    history,
+    products: products.map((p) => ({ productId: p.product_id, referencePrice: p.base_price })),
+  };
+  // The company's defaults: exploration cautious, the online learner on, seeded by the company id.
+  const learning = { history, exploration: company.exploration, seed: COMPANY, online: true };
+  const job = { today, startDate, endDate, products: states, fit, learning };
+  if (modelId === null) return { ...job, active: { source: "rule", modelId: null, artifact: null } };
+  const artifact = await h.ctx.policies.store.loadArtifact(COMPANY, modelId);
+  return {
+    ...job,
+    active: {
+      source: "approved",
+      modelId,
+      artifact: { key: modelId, manifest: checkPolicyArtifact(artifact), weights: artifact.weights },
+    },
+  };
+}
+
+/** The job planned in this thread, as the server did before its planning threads. */
+async function planHere(job: PlanJob): Promise<PlannedPrice[]> {
+  const policy = job.active.artifact === null ? null : await loadPolicyArtifact(job.active.artifact);
   try {
-    // The company's defaults: exploration cautious, the online learner on, seeded by the company id.
-    return planWithLearning({
-      today,
-      startDate,
-      endDate,
-      products: states,
-      active,
-      history,
-      exploration: company.exploration,
-      seed: COMPANY,
-      online: true,
-    }).map((r) => ({
-      ...r,
-      expected_units_p10: r.expected_units_p10 ?? null,
-      expected_units_p90: r.expected_units_p90 ?? null,
-      exploratory: r.exploratory ?? null,
-    })) as PlannedPrice[];
+    return runPlanJob(job, policy);
   } finally {
-    active.policy?.dispose();
+    policy?.dispose();
   }
+}
+
+/** The engine's plan in this thread, after checking that a planning thread plans the same job identically. */
+async function enginePlan(
+  modelId: string | null,
+  startDate: string,
+  endDate: string,
+): Promise<PlannedPrice[]> {
+  const job = await engineJob(modelId, startDate, endDate);
+  const here = await planHere(job);
+  const pool = createPlanPool({ size: 1 });
+  try {
+    expect(await pool.plan(job)).toEqual(here);
+  } finally {
+    await pool.close();
+  }
+  // The API's items say null where the plan gave no band or flag.
+  return here.map((r) => ({
+    ...r,
+    expected_units_p10: r.expected_units_p10 ?? null,
+    expected_units_p90: r.expected_units_p90 ?? null,
+    exploratory: r.exploratory ?? null,
+  })) as PlannedPrice[];
 }
 
 /** A dry-run compute from tomorrow to past the policy's horizon (so both sources show up). */
@@ -101,7 +123,7 @@ async function apiPlan(): Promise<{ start: string; end: string; recommendations:
   return { ...range, recommendations: body.recommendations };
 }
 
-describe("the API serves the engine's plan", () => {
+describe("the API serves the engine's plan, planned in a thread as in the caller's", () => {
   it("prices identically with the rule, then with the approved artifact, on later days too", async () => {
     const ruled = await apiPlan();
     expect(ruled.recommendations.length).toBeGreaterThan(0);

@@ -1,7 +1,12 @@
 export type { ArtifactErrorCode } from "./artifact/artifact-error.js";
 export { PolicyArtifactError } from "./artifact/artifact-error.js";
 export type { PolicyArtifact, SerializeOptions } from "./artifact/policy-artifact.js";
-export { ENGINE_VERSION, loadPolicyArtifact, serializeArtifact } from "./artifact/policy-artifact.js";
+export {
+  checkPolicyArtifact,
+  ENGINE_VERSION,
+  loadPolicyArtifact,
+  serializeArtifact,
+} from "./artifact/policy-artifact.js";
 export type { PolicyManifest, PolicyMetrics } from "./artifact/policy-manifest.js";
 export {
   ARTIFACT_FORMAT_VERSION,
@@ -79,6 +84,18 @@ export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";
 export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";
 export { productState, sellsOn } from "./plan/product-state.js";
+export type {
+  ActiveArtifact,
+  FitSource,
+  LearningJob,
+  PlanArtifact,
+  PlanJob,
+} from "./plan-worker/plan-job.js";
+export { planInputOf, runPlanJob } from "./plan-worker/plan-job.js";
+export type { PlanPool, PlanPoolOptions, PlanThreadStats } from "./plan-worker/plan-pool.js";
+export { createPlanPool } from "./plan-worker/plan-pool.js";
+export type { PlanPoolErrorCode } from "./plan-worker/plan-pool-error.js";
+export { PlanPoolError } from "./plan-worker/plan-pool-error.js";
 export type { ActionSpec } from "./policy/action-space.js";
 export type {
   CompanyTrainingData,
@@ -88,6 +105,8 @@ export type {
 export { TrainingError, trainingInputFromHistory } from "./policy/company-training.js";
 export type { TrainingProgress, TrainOptions } from "./policy/fitted-q.js";
 export { trainPolicy } from "./policy/fitted-q.js";
+export type { PolicyActivity } from "./policy/policy-activity.js";
+export { policyActivity } from "./policy/policy-activity.js";
 export { marginsUnderModel, policyProblems } from "./policy/policy-metrics.js";
 export type { RlPolicyData, StateBatch, TrainingSummary } from "./policy/rl-policy.js";
 export { RlPolicy } from "./policy/rl-policy.js";

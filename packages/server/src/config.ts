@@ -290,6 +290,13 @@ const pricingSettings = {
     fromText: Number,
     description: "seconds between a worker's sweeps for expired jobs (which then retry)",
   },
+  planThreads: {
+    schema: z.number().int().min(1).max(64).default(1),
+    env: "PRICING_PLAN_THREADS",
+    fromText: Number,
+    description:
+      "worker threads that plan computes and nightly runs (the policy's forward passes, the demand fit) off the event loop; each keeps its own cache of loaded policies. 1 leaves a core to the API on 2 cores",
+  },
   artifactsDir: {
     schema: z.string().min(1).optional(),
     env: "PRICING_ARTIFACTS_DIR",

@@ -1,4 +1,4 @@
-import type { RlPolicy } from "@pricing/engine";
+import type { PlanArtifact, PlanPool } from "@pricing/engine";
 import type { AuthService } from "@pricing/http-adapter";
 import type { ActiveReport, ActiveSource, PolicyResolver, PolicyStore } from "@pricing/policy-store";
 import pino, { type Logger } from "pino";
@@ -43,8 +43,11 @@ export interface Repositories {
 
 export interface Policies {
   store: PolicyStore;
-  /** The store's active-source rule with the engine as loader; loaded policies are cached by model id. */
-  resolver: PolicyResolver<RlPolicy>;
+  /**
+   * The store's active-source rule with the engine's artifact check as loader: checked artifacts (manifest and
+   * weights' bytes, never a deserialized policy) are cached by model id, for the planning threads to deserialize.
+   */
+  resolver: PolicyResolver<PlanArtifact>;
 }
 
 /**
@@ -62,6 +65,11 @@ export interface ServerContext {
   auth: AuthService;
   repositories: Repositories;
   policies: Policies;
+  /**
+   * The planning threads (`pricing.planThreads`) every plan runs in, started with the first plan; this thread
+   * never runs a policy.
+   */
+  planning: PlanPool;
   /** One training per company at a time (the `train-company` job's exclusive slot). */
   training: TrainingSlots;
   /**
@@ -74,8 +82,8 @@ export interface ServerContext {
   /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
   metrics: ServerMetrics;
   /**
-   * Aborts running trainings, disposes loaded policies and destroys the database (unless the caller passed its
-   * own `db`). Safe to call twice.
+   * Aborts running trainings, ends the planning threads (failing plans still running), drops cached artifacts and
+   * destroys the database (unless the caller passed its own `db`). Safe to call twice.
    */
   close(): Promise<void>;
 }
@@ -99,16 +107,20 @@ function passedOverModel(report: ActiveReport): string | null {
 }
 
 /**
- * The store's resolver with the engine as loader: an artifact the engine cannot rebuild counts as unreadable
- * (or incompatible, when the engine says it was made by a format it cannot read), like one that fails its hash
- * check, and the next source serves. Each fallback other than `no_artifact` is logged as one warning when it
- * starts (not on every read while it lasts).
+ * The store's resolver with the engine's artifact check as loader: an artifact the engine could not rebuild counts
+ * as unreadable (or incompatible, when the engine says it was made by a format it cannot read), like one that fails
+ * its hash check, and the next source serves. The check decodes no weight and builds no network: only the planning
+ * threads deserialize. Each fallback other than `no_artifact` is logged as one warning when it starts (not on every
+ * read while it lasts).
  */
-function createPolicyResolver(store: PolicyStore, logger: Logger): PolicyResolver<RlPolicy> {
-  const resolver = store.createResolver<RlPolicy>({
-    // The engine (TensorFlow, ~2 s to import) loads with the first policy: commands that never price skip it.
-    load: async (artifact) => (await import("@pricing/engine")).loadPolicyArtifact(artifact),
-    dispose: (policy) => policy.dispose(),
+function createPolicyResolver(store: PolicyStore, logger: Logger): PolicyResolver<PlanArtifact> {
+  const resolver = store.createResolver<PlanArtifact>({
+    // The engine (TensorFlow, ~2 s to import) loads with the first artifact: commands that never price skip it.
+    load: async (artifact) => ({
+      key: `${artifact.record.model_id}:${artifact.record.weights_sha256}`,
+      manifest: (await import("@pricing/engine")).checkPolicyArtifact(artifact),
+      weights: artifact.weights,
+    }),
   });
   const warned = new Map<string, string>();
   return {
@@ -131,6 +143,31 @@ function createPolicyResolver(store: PolicyStore, logger: Logger): PolicyResolve
       return resolution;
     },
     close: () => resolver.close(),
+  };
+}
+
+/**
+ * The engine's planning pool, created (with the engine) by the first plan. Plans after `close` reject with the
+ * pool's `plan_pool_closed`.
+ */
+function lazyPlanPool(size: number): PlanPool {
+  let pool: PlanPool | undefined;
+  let opening: Promise<PlanPool> | undefined;
+  let closed = false;
+  return {
+    async plan(job) {
+      opening ??= import("@pricing/engine").then((engine) => {
+        pool = engine.createPlanPool({ size });
+        if (closed) void pool.close();
+        return pool;
+      });
+      return (await opening).plan(job);
+    },
+    stats: () => pool?.stats() ?? [],
+    async close() {
+      closed = true;
+      await (await opening)?.close();
+    },
   };
 }
 
@@ -179,6 +216,7 @@ export async function createServerContext(
       committedSources: () => committedSources(store, companies),
     });
     const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store, logger)) };
+    const planning = lazyPlanPool(config.pricing.planThreads);
     let closed: Promise<void> | undefined;
     const ctx: ServerContext = {
       config,
@@ -199,6 +237,7 @@ export async function createServerContext(
         operations: createOperationsRepository(db, clock),
       },
       policies,
+      planning,
       training,
       responses: createResponseCache(),
       metrics,
@@ -207,6 +246,7 @@ export async function createServerContext(
           training.abortAll();
           await training.settled();
           await ctx.jobs?.close();
+          await planning.close();
           policies.resolver.close();
           await closeStore();
           if (!options.db) await db.destroy();

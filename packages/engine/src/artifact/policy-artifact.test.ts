@@ -4,7 +4,7 @@ import type { RlPolicy } from "../policy/rl-policy.js";
 import { trainingDataFromProblems } from "../policy/training-input.js";
 import { buildProblem } from "../problem/problem-setup.js";
 import { PolicyArtifactError } from "./artifact-error.js";
-import { loadPolicyArtifact, serializeArtifact } from "./policy-artifact.js";
+import { checkPolicyArtifact, loadPolicyArtifact, serializeArtifact } from "./policy-artifact.js";
 import { type PolicyManifest, PolicyManifestSchema } from "./policy-manifest.js";
 
 const prices = [6, 7, 8, 9, 10, 11, 12, 13, 14];
@@ -123,6 +123,10 @@ describe("policy artifact", () => {
       },
       { ...artifact.manifest, formatVersion: 0 },
       "not an object",
+      {
+        ...artifact.manifest,
+        network: { ...artifact.manifest.network, hidden: artifact.manifest.network.hidden.map((h) => h + 1) },
+      },
     ];
     const codes = [];
     for (const manifest of bad) {
@@ -131,6 +135,14 @@ describe("policy artifact", () => {
       );
       expect(error).toBeInstanceOf(PolicyArtifactError);
       codes.push((error as PolicyArtifactError).code);
+      // The check without TensorFlow refuses exactly what the load refuses.
+      let checked: unknown;
+      try {
+        checkPolicyArtifact({ manifest, weights: artifact.weights });
+      } catch (e) {
+        checked = e;
+      }
+      expect(checked).toEqual(error);
     }
     expect(codes).toEqual([
       "artifact_invalid",
@@ -139,6 +151,8 @@ describe("policy artifact", () => {
       "artifact_incompatible",
       "artifact_incompatible",
       "artifact_invalid",
+      "artifact_invalid",
     ]);
+    expect(checkPolicyArtifact(roundTrip(artifact))).toEqual(roundTrip(artifact).manifest);
   });
 });

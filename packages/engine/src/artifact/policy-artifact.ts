@@ -133,15 +133,13 @@ function refuseUnsupportedFormat(manifest: unknown): void {
 }
 
 /**
- * Rebuilds a policy from an artifact whose bytes the caller has verified (the policy store does). Throws
- * `PolicyArtifactError`: `artifact_invalid` (manifest fails its schema or disagrees with the weights' layout),
- * `artifact_incompatible` (a manifest format outside `SUPPORTED_FORMAT_VERSIONS`, or other features). Artifacts
- * of older engines whose format is in the range load.
+ * Everything `loadPolicyArtifact` refuses, checked without TensorFlow and without decoding a weight: the manifest's
+ * schema, the engine and features it was written for, and every tensor's place and size in the weights (network
+ * layers included). A thread that only routes artifacts (the server's, when a planning thread deserializes) checks
+ * with this, so an artifact that would not load counts as unreadable before any thread sees it. Returns the parsed
+ * manifest. Throws `PolicyArtifactError` like `loadPolicyArtifact`.
  */
-export async function loadPolicyArtifact(artifact: {
-  manifest: unknown;
-  weights: Uint8Array;
-}): Promise<RlPolicy> {
+export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint8Array }): PolicyManifest {
   refuseUnsupportedFormat(artifact.manifest);
   const parsed = PolicyManifestSchema.safeParse(artifact.manifest);
   if (!parsed.success) {
@@ -152,7 +150,6 @@ export async function loadPolicyArtifact(artifact: {
     );
   }
   const m = parsed.data;
-  const weights = artifact.weights;
   if (
     m.featureSpec.stateFeatures.join() !== STATE_FEATURES.join() ||
     m.featureSpec.actionFeatures.join() !== ACTION_FEATURES.join()
@@ -162,13 +159,66 @@ export async function loadPolicyArtifact(artifact: {
       `artifact of engine ${m.engineVersion} has other features than engine ${ENGINE_VERSION}`,
     );
   }
+  const byName = new Map<string, TensorEntry>();
+  for (const t of m.tensors) {
+    const expected = t.shape.reduce((a, b) => a * b, 1);
+    if (
+      expected !== t.length ||
+      t.offset + 4 * t.length > artifact.weights.byteLength ||
+      byName.has(t.name)
+    ) {
+      throw new PolicyArtifactError("artifact_invalid", `tensor ${t.name} does not fit the weights file`);
+    }
+    byName.set(t.name, t);
+  }
+  const sizeOf = (name: string): number => {
+    const t = byName.get(name);
+    if (t === undefined) throw new PolicyArtifactError("artifact_invalid", `missing tensor ${name}`);
+    return t.length;
+  };
+  if (m.products.length === 0)
+    throw new PolicyArtifactError("artifact_invalid", "the policy has no products");
+  const sizes = [
+    featureCount(m.actionSpec),
+    ...m.network.hidden,
+    2 + m.actionSpec.multipliers.length + (m.actionSpec.shutoff ? 1 : 0),
+  ];
+  for (let l = 0; l + 1 < sizes.length; l++) {
+    const fanIn = sizes[l] ?? 0;
+    const fanOut = sizes[l + 1] ?? 0;
+    if (sizeOf(`layer${l}/kernel`) !== fanIn * fanOut || sizeOf(`layer${l}/bias`) !== fanOut) {
+      throw new PolicyArtifactError("artifact_invalid", `weights do not fit the network: layer ${l}`);
+    }
+  }
+  for (const p of m.products) {
+    if (sizeOf(p.ratesTensor) !== p.setup.horizon * p.setup.prices.length) {
+      throw new PolicyArtifactError("artifact_invalid", `rates of ${p.setup.productId} have the wrong size`);
+    }
+    if (p.pricedBy === "rule" && p.ruleParams === undefined) {
+      throw new PolicyArtifactError(
+        "artifact_invalid",
+        `${p.setup.productId} is priced by the rule but has no ruleParams`,
+      );
+    }
+  }
+  return m;
+}
+
+/**
+ * Rebuilds a policy from an artifact whose bytes the caller has verified (the policy store does). Throws
+ * `PolicyArtifactError`: `artifact_invalid` (manifest fails its schema or disagrees with the weights' layout),
+ * `artifact_incompatible` (a manifest format outside `SUPPORTED_FORMAT_VERSIONS`, or other features); see
+ * `checkPolicyArtifact`. Artifacts of older engines whose format is in the range load.
+ */
+export async function loadPolicyArtifact(artifact: {
+  manifest: unknown;
+  weights: Uint8Array;
+}): Promise<RlPolicy> {
+  const m = checkPolicyArtifact(artifact);
+  const weights = artifact.weights;
   const view = new DataView(weights.buffer, weights.byteOffset, weights.byteLength);
   const byName = new Map<string, Float32Array>();
   for (const t of m.tensors) {
-    const expected = t.shape.reduce((a, b) => a * b, 1);
-    if (expected !== t.length || t.offset + 4 * t.length > weights.byteLength || byName.has(t.name)) {
-      throw new PolicyArtifactError("artifact_invalid", `tensor ${t.name} does not fit the weights file`);
-    }
     const values = new Float32Array(t.length);
     for (let k = 0; k < t.length; k++) values[k] = view.getFloat32(t.offset + 4 * k, true);
     byName.set(t.name, values);
@@ -181,23 +231,14 @@ export async function loadPolicyArtifact(artifact: {
   const layers = m.network.hidden.length + 1;
   const networkWeights: Float32Array[] = [];
   for (let l = 0; l < layers; l++) networkWeights.push(need(`layer${l}/kernel`), need(`layer${l}/bias`));
-  const products = m.products.map((p) => {
-    const rates = need(p.ratesTensor);
-    if (rates.length !== p.setup.horizon * p.setup.prices.length) {
-      throw new PolicyArtifactError("artifact_invalid", `rates of ${p.setup.productId} have the wrong size`);
-    }
-    return { setup: p.setup, referencePrice: p.referencePrice, rates };
-  });
+  const products = m.products.map((p) => ({
+    setup: p.setup,
+    referencePrice: p.referencePrice,
+    rates: need(p.ratesTensor),
+  }));
   const ruleFallbacks: Record<string, RuleParams> = {};
   for (const p of m.products) {
-    if (p.pricedBy !== "rule") continue;
-    if (p.ruleParams === undefined) {
-      throw new PolicyArtifactError(
-        "artifact_invalid",
-        `${p.setup.productId} is priced by the rule but has no ruleParams`,
-      );
-    }
-    ruleFallbacks[p.setup.productId] = p.ruleParams;
+    if (p.pricedBy === "rule" && p.ruleParams !== undefined) ruleFallbacks[p.setup.productId] = p.ruleParams;
   }
   // The same backend as training, so that a round trip prices identically.
   await initTfBackend();

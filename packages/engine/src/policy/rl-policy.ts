@@ -4,6 +4,7 @@ import type { ProductPolicy } from "../problem/pricing-problem.js";
 import { SHUTOFF } from "../problem/pricing-problem.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import { type ActionSpec, actionCount } from "./action-space.js";
+import { countForwardPass, countPolicyBuilt } from "./policy-activity.js";
 import { FLUID_VALUE_FEATURE, ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RuleFallback } from "./rule-fallback.js";
@@ -114,6 +115,7 @@ export class RlPolicy {
       flat.set(features, (this.embeddingStart[i] ?? 0) * first.featureCount);
     });
     this.embedding = this.network.embedDays(flat, rows);
+    countPolicyBuilt();
   }
 
   static create(data: RlPolicyData): RlPolicy {
@@ -229,6 +231,7 @@ export class RlPolicy {
       const e = ((this.embeddingStart[i] ?? 0) + t) * hidden0;
       emb.set(this.embedding.subarray(e, e + hidden0), r * hidden0);
     }
+    countForwardPass();
     const raw = this.network.predictRaw(stockX, emb, rows, STOCK_FEATURE_COLUMNS);
     // The structured head in plain arithmetic: u_a = margin_a - kappa * rate_a + residual_a.
     const out = new Float32Array(rows * (1 + a));

@@ -45,9 +45,7 @@ const route: RouteUnderTest<OperationParams, Operation> = {
   malformed: { ...succeeded, status: "done" },
   documented: GET_OPERATION_ERROR_CODES,
   invalid: [[{ company_id: COMPANY }, "company_id"]],
-  notFound: [
-    { method: "GET", url: `/v2/operations/${OPERATION_ID}/result` },
-  ],
+  notFound: [{ method: "GET", url: `/v2/operations/${OPERATION_ID}/result` }],
 };
 
 describe("GET /v2/operations/{operation_id}", () => {

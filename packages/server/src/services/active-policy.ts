@@ -1,5 +1,5 @@
-import type { ActivePolicy } from "@pricing/engine";
-import type { ActiveReport } from "@pricing/policy-store";
+import type { PlanArtifact } from "@pricing/engine";
+import type { ActivePolicy, ActiveReport } from "@pricing/policy-store";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 
@@ -16,7 +16,7 @@ export type ServedReport = Omit<ActiveReport, "fallback_reason"> & {
 export async function servedPolicy(
   ctx: ServerContext,
   company: CompanyRow,
-): Promise<{ active: ActivePolicy; report: ServedReport }> {
+): Promise<{ active: ActivePolicy<PlanArtifact>; report: ServedReport }> {
   const resolution = await ctx.policies.resolver.resolve(company.company_id);
   if (company.force_rule !== 1) return resolution;
   return {

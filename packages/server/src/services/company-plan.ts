@@ -1,10 +1,10 @@
-import { addDays, daysBetween, type PlannedPrice, planWithLearning } from "@pricing/engine";
+import { type ActiveArtifact, addDays, daysBetween, type PlannedPrice } from "@pricing/engine";
 import { ApiError, COMPUTE_MAX_DAYS, type ComputeResponse, type Run } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import type { NewRun } from "../repositories/runs.js";
 import { servedPolicy } from "./active-policy.js";
-import { loadCompanySnapshot } from "./company-snapshot.js";
+import { fitSource, loadCompanySnapshot } from "./company-snapshot.js";
 
 /** A company's prices over a date range with its active source, not yet persisted. */
 export interface CompanyPlan {
@@ -25,6 +25,8 @@ export interface PlanRange {
 /**
  * Prices the company for [start, end] (defaults: its today .. today + `pricing.runDays` - 1; both dates within
  * today .. today + `COMPUTE_MAX_DAYS`) with the active source, through the engine's plan. What compute and the nightly run share.
+ * The plan runs in one of `ctx.planning`'s threads (the policy's forward passes, the demand fit): this thread only
+ * loads the snapshot and resolves which checked artifact serves.
  */
 export async function planCompany(
   ctx: ServerContext,
@@ -58,17 +60,25 @@ export async function planCompany(
     );
   }
   const { active } = await servedPolicy(ctx, company);
-  const planned = planWithLearning({
+  const artifact: ActiveArtifact =
+    active.source === "rule"
+      ? { source: "rule", modelId: null, artifact: null }
+      : { source: active.source, modelId: active.modelId, artifact: active.policy };
+  // Planned in the engine's planning threads, never on this event loop.
+  const planned = await ctx.planning.plan({
     today,
     startDate,
     endDate,
     products: snapshot.products,
-    active,
-    history: snapshot.history,
-    exploration: company.exploration,
-    seed: company.company_id,
-    // The kill switch serves the rule alone; otherwise the closed loop's learner, refitted on every plan.
-    online: company.force_rule !== 1,
+    active: artifact,
+    fit: fitSource(snapshot),
+    learning: {
+      history: snapshot.history,
+      exploration: company.exploration,
+      seed: company.company_id,
+      // The kill switch serves the rule alone; otherwise the closed loop's learner, refitted on every plan.
+      online: company.force_rule !== 1,
+    },
   });
   const recommendations = planned.map(toRecommendation);
   return {

@@ -1,4 +1,10 @@
-import { addDays, type SalesRow as EngineSalesRow, type ProductState, productState } from "@pricing/engine";
+import {
+  addDays,
+  type SalesRow as EngineSalesRow,
+  type FitSource,
+  type ProductState,
+  productState,
+} from "@pricing/engine";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import { companyToday } from "./company-today.js";
@@ -45,5 +51,20 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
     today,
     products: rows.map((r) => productState(r, byProduct.get(r.product_id) ?? [], today, options)),
     history,
+  };
+}
+
+/**
+ * What the plan's demand model is fitted from (products without usable history are left out of the fit), where
+ * the plan needs it; null without history.
+ */
+export function fitSource(snapshot: CompanySnapshot): FitSource | null {
+  if (snapshot.history.length === 0) return null;
+  return {
+    history: snapshot.history,
+    products: snapshot.products.map((p) => ({
+      productId: p.product.product_id,
+      referencePrice: p.product.base_price,
+    })),
   };
 }

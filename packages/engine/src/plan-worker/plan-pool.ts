@@ -1,0 +1,241 @@
+import { Worker } from "node:worker_threads";
+import type { PlannedPrice } from "../plan/company-plan.js";
+import type { PolicyActivity } from "../policy/policy-activity.js";
+import type { PlanJob } from "./plan-job.js";
+import { PlanPoolError } from "./plan-pool-error.js";
+import {
+  fromWireError,
+  type PlanMessage,
+  type ThreadData,
+  type ThreadReply,
+  type WireJob,
+} from "./thread-messages.js";
+
+export interface PlanPoolOptions {
+  /** Planning threads at most; each plans one job at a time, further jobs wait in order. */
+  readonly size: number;
+  /** Deserialized policies each thread keeps (least recently used dropped first). Default 8. */
+  readonly policyCacheSize?: number;
+}
+
+/** One planning thread as the pool last heard from it. */
+export interface PlanThreadStats {
+  readonly threadId: number;
+  readonly planned: number;
+  /** The thread's own policy counts, as of its last answer. */
+  readonly activity: PolicyActivity;
+}
+
+export interface PlanPool {
+  /**
+   * `planPrices` of the job in a planning thread. Rejects with the engine's typed errors the thread threw
+   * (`PolicyArtifactError` with its code), else `PlanPoolError`: `plan_failed`, `plan_thread_exited` when the
+   * thread died mid-plan (it is replaced), `plan_pool_closed`.
+   */
+  plan(job: PlanJob): Promise<PlannedPrice[]>;
+  /** The live threads. */
+  stats(): PlanThreadStats[];
+  /** Fails waiting and running plans with `plan_pool_closed` and ends every thread. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Internal: where threads start (tests give a module that can be made to crash). */
+export interface PlanPoolInternals {
+  readonly entry?: URL;
+}
+
+const DEFAULT_POLICY_CACHE = 8;
+
+/**
+ * Built JS runs `plan-thread.js` as is; the TypeScript source (tests, tsx) goes through a bootstrap that registers
+ * tsx in the thread, so the thread needs no loader flags from the parent.
+ */
+const FROM_SOURCE = import.meta.url.endsWith(".ts");
+const DEFAULT_ENTRY = FROM_SOURCE
+  ? new URL("./plan-thread.ts", import.meta.url)
+  : new URL("./plan-thread.js", import.meta.url);
+const BOOTSTRAP = new URL("./plan-thread-bootstrap.mjs", import.meta.url);
+
+interface Task {
+  readonly id: number;
+  readonly job: PlanJob;
+  readonly resolve: (rows: PlannedPrice[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface Thread {
+  readonly worker: Worker;
+  readonly threadId: number;
+  task: Task | null;
+  planned: number;
+  activity: PolicyActivity;
+  /** Artifact keys sent with their bytes, in the thread's own least-recently-used order (a mirror of its cache). */
+  readonly sent: Map<string, true>;
+  /** The error event that preceded the exit, if any. */
+  failure: Error | null;
+}
+
+/**
+ * A pool of planning threads: `planPrices` (the policy's forward passes, the demand fit, the online learner) runs
+ * off the caller's event loop. Threads start on demand, up to `size`; an idle thread does not keep the process
+ * alive. Each thread keeps its own cache of deserialized policies by artifact key, so an artifact's bytes cross to
+ * a thread once; a thread that lost one asks for the bytes again.
+ */
+export function createPlanPool(options: PlanPoolOptions): PlanPool {
+  return startPlanPool(options, {});
+}
+
+export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInternals): PlanPool {
+  if (!Number.isInteger(options.size) || options.size < 1) {
+    throw new RangeError(`a plan pool needs at least one thread (size ${options.size})`);
+  }
+  const cacheSize = options.policyCacheSize ?? DEFAULT_POLICY_CACHE;
+  const threads = new Set<Thread>();
+  const queue: Task[] = [];
+  let nextId = 1;
+  let closed: Promise<void> | null = null;
+
+  const post = (thread: Thread, task: Task): void => {
+    const { job } = task;
+    let wire: WireJob = job as WireJob;
+    const artifact = job.active.artifact;
+    if (artifact !== null) {
+      if (thread.sent.has(artifact.key)) {
+        thread.sent.delete(artifact.key);
+        thread.sent.set(artifact.key, true);
+        wire = { ...job, active: { ...job.active, artifact: { key: artifact.key } } };
+      } else {
+        thread.sent.set(artifact.key, true);
+        for (const key of thread.sent.keys()) {
+          if (thread.sent.size <= cacheSize) break;
+          thread.sent.delete(key);
+        }
+      }
+    }
+    const message: PlanMessage = { type: "plan", id: task.id, job: wire };
+    try {
+      thread.worker.postMessage(message);
+    } catch (error) {
+      // A job that does not clone (a function in a field) never reached the thread: fail it, free the thread.
+      if (artifact !== null) thread.sent.delete(artifact.key);
+      release(thread);
+      task.reject(
+        new PlanPoolError(
+          "plan_failed",
+          `the plan job cannot be sent to a thread: ${(error as Error).message}`,
+        ),
+      );
+    }
+  };
+
+  const release = (thread: Thread): void => {
+    thread.task = null;
+    // A running plan keeps the process alive until it is answered; an idle thread does not.
+    thread.worker.unref();
+  };
+
+  const spawn = (): Thread => {
+    const data: ThreadData & { entry?: string } = {
+      cacheSize,
+      ...(FROM_SOURCE && internals.entry !== undefined ? { entry: internals.entry.href } : {}),
+    };
+    const entry = FROM_SOURCE ? BOOTSTRAP : (internals.entry ?? DEFAULT_ENTRY);
+    const worker = new Worker(entry, { workerData: data, execArgv: [] });
+    const thread: Thread = {
+      worker,
+      threadId: worker.threadId,
+      task: null,
+      planned: 0,
+      activity: { built: 0, forwardPasses: 0 },
+      sent: new Map(),
+      failure: null,
+    };
+    worker.on("message", (reply: ThreadReply) => {
+      const task = thread.task;
+      if (task === null || task.id !== reply.id) return;
+      if (reply.type === "missing") {
+        thread.sent.delete(reply.key);
+        post(thread, task);
+        if (thread.task === null) dispatch();
+        return;
+      }
+      release(thread);
+      if (reply.type === "done") {
+        thread.planned++;
+        thread.activity = reply.activity;
+        task.resolve(reply.rows);
+      } else {
+        task.reject(fromWireError(reply.error));
+      }
+      dispatch();
+    });
+    worker.on("error", (error) => {
+      thread.failure = error;
+    });
+    worker.on("exit", (code) => {
+      threads.delete(thread);
+      const task = thread.task;
+      thread.task = null;
+      if (task !== null) {
+        task.reject(
+          closed !== null
+            ? new PlanPoolError("plan_pool_closed", "the planning pool was closed while planning")
+            : new PlanPoolError(
+                "plan_thread_exited",
+                `planning thread ${thread.threadId} exited with code ${code} while planning` +
+                  `${thread.failure === null ? "" : ` (${thread.failure.name}: ${thread.failure.message})`}; ` +
+                  "a new thread takes the next plan",
+              ),
+        );
+      }
+      if (closed !== null) return;
+      // A thread that had planned was healthy: replace it now, so the next plan finds its engine loaded. One that
+      // never planned (it may fail to start at all) is replaced only when a plan needs a thread.
+      if (thread.planned > 0 && threads.size < options.size) {
+        const fresh = spawn();
+        release(fresh);
+        threads.add(fresh);
+      }
+      dispatch();
+    });
+    return thread;
+  };
+
+  const dispatch = (): void => {
+    while (queue.length > 0) {
+      let thread = [...threads].find((t) => t.task === null);
+      if (thread === undefined) {
+        if (threads.size >= options.size) return;
+        thread = spawn();
+        threads.add(thread);
+      }
+      const task = queue.shift() as Task;
+      thread.task = task;
+      thread.worker.ref();
+      post(thread, task);
+    }
+  };
+
+  return {
+    plan(job) {
+      if (closed !== null) {
+        return Promise.reject(new PlanPoolError("plan_pool_closed", "the planning pool is closed"));
+      }
+      return new Promise<PlannedPrice[]>((resolve, reject) => {
+        queue.push({ id: nextId++, job, resolve, reject });
+        dispatch();
+      });
+    },
+    stats: () =>
+      [...threads].map((t) => ({ threadId: t.threadId, planned: t.planned, activity: t.activity })),
+    close() {
+      closed ??= (async () => {
+        for (const task of queue.splice(0)) {
+          task.reject(new PlanPoolError("plan_pool_closed", "the planning pool was closed before planning"));
+        }
+        await Promise.all([...threads].map((t) => t.worker.terminate()));
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { type ArtifactErrorCode, PolicyArtifactError } from "../artifact/artifact-error.js";
+import type { PolicyManifest } from "../artifact/policy-manifest.js";
+import type { PlannedPrice } from "../plan/company-plan.js";
+import type { PolicyActivity } from "../policy/policy-activity.js";
+import type { PlanJob } from "./plan-job.js";
+import { PlanPoolError, type PlanPoolErrorCode } from "./plan-pool-error.js";
+
+/** An artifact reference on the wire: with its bytes the first time a thread needs it, by key after that. */
+export interface WireArtifact {
+  readonly key: string;
+  readonly manifest?: PolicyManifest;
+  readonly weights?: Uint8Array;
+}
+
+export type WireJob = Omit<PlanJob, "active"> & {
+  readonly active:
+    | { readonly source: "approved" | "latest"; readonly modelId: string; readonly artifact: WireArtifact }
+    | { readonly source: "rule"; readonly modelId: null; readonly artifact: null };
+};
+
+export interface PlanMessage {
+  readonly type: "plan";
+  readonly id: number;
+  readonly job: WireJob;
+}
+
+/** What a thread was started with. */
+export interface ThreadData {
+  /** Deserialized policies the thread keeps, least recently used dropped first. */
+  readonly cacheSize: number;
+}
+
+export interface WireError {
+  readonly name: string;
+  readonly code: string | null;
+  readonly message: string;
+}
+
+export type ThreadReply =
+  | {
+      readonly type: "done";
+      readonly id: number;
+      readonly rows: PlannedPrice[];
+      readonly activity: PolicyActivity;
+    }
+  /** The job named an artifact by key only and the thread no longer holds it: send it again with its bytes. */
+  | { readonly type: "missing"; readonly id: number; readonly key: string }
+  | { readonly type: "error"; readonly id: number; readonly error: WireError };
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { name: error.name, code: typeof code === "string" ? code : null, message: error.message };
+  }
+  return { name: "Error", code: null, message: String(error) };
+}
+
+/** The thread's error as the engine's typed error with the same code; anything else as `plan_failed`. */
+export function fromWireError(wire: WireError): Error {
+  if (wire.name === "PolicyArtifactError" && wire.code !== null) {
+    return new PolicyArtifactError(wire.code as ArtifactErrorCode, wire.message);
+  }
+  if (wire.name === "PlanPoolError" && wire.code !== null) {
+    return new PlanPoolError(wire.code as PlanPoolErrorCode, wire.message);
+  }
+  return new PlanPoolError("plan_failed", `${wire.name}: ${wire.message}`);
+}
