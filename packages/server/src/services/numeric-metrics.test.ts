@@ -40,5 +40,11 @@ describe("the uplift interval", () => {
         safety: { products: [{ decision: "rl", ruleMargin: 10, worstCaseGain: 5 }] },
       }).upliftIntervalPct,
     ).toEqual({ low: 1, high: 1 });
+    // Rounded outwards: a point between cents stays inside its interval.
+    const tiny = numericMetrics({
+      upliftPct: -0.0387,
+      safety: { products: [{ decision: "rl", ruleMargin: 10, worstCaseGain: 5 }] },
+    }).upliftIntervalPct;
+    expect(tiny).toEqual({ low: -0.04, high: -0.03 });
   });
 });

@@ -30,8 +30,10 @@ function upliftInterval(upliftPct: number, safety: unknown): { low: number; high
   }
   if (!(rule > 0)) return null;
   const low = Math.min(upliftPct, (100 * gain) / rule);
-  const round2 = (x: number) => Math.round(x * 100) / 100;
-  return { low: round2(low), high: round2(2 * upliftPct - low) };
+  // Rounded outwards to cents of a percent (past float noise), so the interval still holds the unrounded point.
+  const down = (x: number) => Math.floor(x * 100 + 1e-9) / 100;
+  const up = (x: number) => Math.ceil(x * 100 - 1e-9) / 100;
+  return { low: down(low), high: up(2 * upliftPct - low) };
 }
 
 function numbersOf(metrics: unknown): Record<string, number> {
