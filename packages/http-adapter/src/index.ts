@@ -35,4 +35,5 @@ export * from "./schemas/common.js";
 export * from "./schemas/model.js";
 export * from "./schemas/recommendations.js";
 export * from "./schemas/runs.js";
+export * from "./schemas/webhooks.js";
 export type { AuthService, PricingService, Principal, ReadinessCheck, RequestContext } from "./services.js";

@@ -31,7 +31,9 @@ import { createPartnerRepository, type PartnerRepository } from "./repositories/
 import { createProductRepository, type ProductRepository } from "./repositories/products.js";
 import { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
 import { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
+import { createWebhooksRepository, type WebhooksRepository } from "./repositories/webhooks.js";
 import { createResponseCache, type ResponseCache } from "./services/response-cache.js";
+import { createWebhookEvents, type WebhookEvents } from "./webhooks/webhook-events.js";
 
 export interface Repositories {
   partners: PartnerRepository;
@@ -41,6 +43,7 @@ export interface Repositories {
   runs: RunsRepository;
   batchOutcomes: BatchOutcomesRepository;
   idempotencyKeys: IdempotencyKeysRepository;
+  webhooks: WebhooksRepository;
 }
 
 export interface Policies {
@@ -70,8 +73,10 @@ export interface ServerContext {
   responses: ResponseCache;
   /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
   metrics: ServerMetrics;
+  /** Webhook events: services report committed changes here; dispatchers deliver them. */
+  webhooks: WebhookEvents;
   /**
-   * Aborts running trainings, disposes loaded policies and destroys the database (unless the caller passed its
+   * Stops webhook dispatchers, aborts running trainings, disposes loaded policies and destroys the database (unless the caller passed its
    * own `db`). Safe to call twice.
    */
   close(): Promise<void>;
@@ -173,6 +178,8 @@ export async function createServerContext(
       committedSources: () => committedSources(store, companies),
     });
     const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store, logger)) };
+    const webhooksRepository = createWebhooksRepository(db);
+    const webhooks = createWebhookEvents({ repository: webhooksRepository, clock, logger });
     let closed: Promise<void> | undefined;
     return {
       config,
@@ -190,13 +197,16 @@ export async function createServerContext(
         runs: createRunsRepository(db),
         batchOutcomes: createBatchOutcomesRepository(db),
         idempotencyKeys: createIdempotencyKeysRepository(db),
+        webhooks: webhooksRepository,
       },
       policies,
       training,
       responses: createResponseCache(),
       metrics,
+      webhooks,
       close() {
         closed ??= (async () => {
+          await webhooks.close();
           training.abortAll();
           policies.resolver.close();
           if (!options.db) await db.destroy();

@@ -1,6 +1,7 @@
 import { type AppOptions, type RunningServer, startServer } from "./app.js";
 import type { Config } from "./config.js";
 import { type BatchSchedule, startBatchSchedule } from "./jobs/batch-schedule.js";
+import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 
 export interface ServingWithBatch {
   /** Its `ctx` is the one context the routes and the schedule share (policy cache, training slots). */
@@ -10,8 +11,9 @@ export interface ServingWithBatch {
 }
 
 /**
- * The API server plus the in-process nightly schedule over the same context. `close` stops the schedule, then
- * closes the server, which aborts running trainings (nothing is committed) before it waits for requests.
+ * The API server plus the in-process nightly schedule and webhook dispatcher over the same context. `close` stops
+ * the schedule and the dispatcher, then closes the server, which aborts running trainings (nothing is committed)
+ * before it waits for requests.
  */
 export async function startServerWithBatch(
   config: Config,
@@ -19,11 +21,13 @@ export async function startServerWithBatch(
 ): Promise<ServingWithBatch> {
   const server = await startServer(config, options);
   const schedule = startBatchSchedule(server.ctx);
+  const stopWebhooks = startWebhookDispatcher(server.ctx);
   return {
     server,
     schedule,
     async close() {
       schedule.stop();
+      await stopWebhooks();
       await server.close();
     },
   };

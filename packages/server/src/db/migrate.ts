@@ -10,6 +10,7 @@ import * as batchOutcomes from "./migrations/0002-batch-outcomes.js";
 import * as partnerTokenGeneration from "./migrations/0003-partner-token-generation.js";
 import * as keyPepperId from "./migrations/0004-key-pepper-id.js";
 import * as idempotencyKeys from "./migrations/0006-idempotency-keys.js";
+import * as webhooks from "./migrations/0010-webhooks.js";
 import type { Database } from "./schema.js";
 
 /** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0003-partner-token-generation": partnerTokenGeneration,
   "0004-key-pepper-id": keyPepperId,
   "0006-idempotency-keys": idempotencyKeys,
+  "0010-webhooks": webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -13,6 +13,7 @@ import { registerPromoteCommand } from "./promote.js";
 import { registerServeCommand } from "./serve.js";
 import { registerStoreCommands } from "./store.js";
 import { registerTrainCommand } from "./train.js";
+import { registerWebhookCommands } from "./webhook.js";
 
 export type RegisterCommands = (program: Command, cli: CliRuntime) => void;
 
@@ -30,5 +31,6 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerModelCommand,
   registerBatchCommands,
   registerStoreCommands,
+  registerWebhookCommands,
   registerDemoCommand,
 ];
