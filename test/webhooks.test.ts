@@ -1,5 +1,16 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { verifyWebhook, type WebhookEvent } from "@pricing/client";
-import { type StopWebhookDispatcher, startWebhookDispatcher } from "@pricing/server";
+import {
+  createServerContext,
+  generateWebhookSecret,
+  issueCredentials,
+  loadConfig,
+  type StopWebhookDispatcher,
+  startServerWithBatch,
+  startWebhookDispatcher,
+} from "@pricing/server";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliWithEnv } from "./http-harness.js";
@@ -240,5 +251,71 @@ describe("webhooks on the real server (Standard Webhooks)", () => {
     await waitFor(() => forA("recommendations.updated").length === 3, { what: "A's next event" });
     expect(receiverB.received).toHaveLength(1);
     expect((await cli({}, "webhook", "list")).json.endpoints).toHaveLength(1);
+  });
+});
+
+describe("`pricing serve` (startServerWithBatch) runs a webhook dispatcher", () => {
+  it("delivers an event recorded by any process, and stops with the server", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "pricing-serve-hooks-"));
+    const receiver = await startWebhookReceiver();
+    const serving = await startServerWithBatch(
+      loadConfig({}, { dataDir, port: 0, logLevel: "silent", webhookAllowPrivate: true }),
+    );
+    try {
+      await serving.schedule.caughtUp;
+      const ctx = serving.server.ctx;
+      const keys = issueCredentials(ctx.pepper);
+      const partner = await ctx.repositories.partners.create("Served", {
+        access_key: keys.access_key,
+        secret_hash: keys.secret_hash,
+        pepper_id: keys.pepper_id,
+      });
+      await ctx.repositories.companies.create({
+        company_id: "served",
+        name: "S",
+        timezone: "UTC",
+        currency: "EUR",
+      });
+      await ctx.repositories.companies.map(partner.partner_id, "served");
+      const secret = generateWebhookSecret();
+      await ctx.repositories.webhooks.createEndpoint({
+        partnerId: partner.partner_id,
+        url: receiver.url,
+        events: ["model.promoted"],
+        secret,
+        createdAt: new Date().toISOString(),
+      });
+      // Recorded by another context over the same database, as a CLI command would: the server's poll finds it.
+      const other = await createServerContext(serving.server.ctx.config, { migrate: false });
+      try {
+        await other.webhooks.record([
+          {
+            dedupeKey: "served:promoted",
+            companyId: "served",
+            body: {
+              type: "model.promoted",
+              timestamp: new Date().toISOString(),
+              data: {
+                company_id: "served",
+                model_id: "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+                version: 1,
+                approved_at: new Date().toISOString(),
+                previous_model_id: null,
+                action: "promote",
+              },
+            },
+          },
+        ]);
+      } finally {
+        await other.close();
+      }
+      await waitFor(() => receiver.received.length === 1, { what: "the served dispatcher's delivery" });
+      const [delivery] = receiver.received as [ReceivedWebhook];
+      expect(verifyWebhook(delivery.headers, delivery.body, secret).type).toBe("model.promoted");
+    } finally {
+      await serving.close();
+      await receiver.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
