@@ -1,7 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP } from "node:net";
-import { nonPublicReason, publicOnlyLookup, type ResolveHost, WebhookTargetError } from "./target-address.js";
+import { assertPublicLiteral, bareHost, publicOnlyLookup, type ResolveHost } from "./target-address.js";
 
 export interface WebhookRequest {
   url: string;
@@ -28,14 +27,10 @@ export interface WebhookResponse {
  */
 export function sendWebhook(req: WebhookRequest): Promise<WebhookResponse> {
   const url = new URL(req.url);
-  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-  if (!req.allowPrivate && isIP(host) !== 0) {
-    const reason = nonPublicReason(host);
-    if (reason !== null) {
-      return Promise.reject(
-        new WebhookTargetError(`${host} is a ${reason} address; PRICING_WEBHOOK_ALLOW_PRIVATE is not set`),
-      );
-    }
+  try {
+    if (!req.allowPrivate) assertPublicLiteral(bareHost(url));
+  } catch (error) {
+    return Promise.reject(error);
   }
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;

@@ -51,7 +51,7 @@ export const resolveHost: ResolveHost = (host) =>
   });
 
 /** `[::1]` is `::1`. */
-function bareHost(url: URL): string {
+export function bareHost(url: URL): string {
   return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
 }
 
@@ -60,6 +60,16 @@ function refuseAddress(host: string, address: string, reason: string): WebhookTa
   return new WebhookTargetError(
     `${named} is a ${reason} address; webhooks go to public addresses only unless PRICING_WEBHOOK_ALLOW_PRIVATE=true`,
   );
+}
+
+/**
+ * Throws {@link WebhookTargetError} when `host` is an IP literal that is not public. A name is left to the resolver
+ * (at registration) or to {@link publicOnlyLookup} (at delivery): sockets never pass an IP literal to `lookup`.
+ */
+export function assertPublicLiteral(host: string): void {
+  if (isIP(host) === 0) return;
+  const reason = nonPublicReason(host);
+  if (reason !== null) throw refuseAddress(host, host, reason);
 }
 
 export interface TargetCheckOptions {
@@ -89,19 +99,17 @@ export async function checkWebhookTarget(text: string, options: TargetCheckOptio
   if (url.hash !== "") throw new WebhookTargetError("a webhook URL must not have a #fragment");
   if (options.allowPrivate) return url;
   const host = bareHost(url);
+  assertPublicLiteral(host);
+  if (isIP(host) !== 0) return url;
   let addresses: readonly LookupAddress[];
-  if (isIP(host) !== 0) {
-    addresses = [{ address: host, family: isIP(host) }];
-  } else {
-    try {
-      addresses = await (options.resolve ?? resolveHost)(host);
-    } catch (error) {
-      throw new WebhookTargetError(
-        `cannot resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-      );
-    }
-    if (addresses.length === 0) throw new WebhookTargetError(`cannot resolve ${host}: no address`);
+  try {
+    addresses = await (options.resolve ?? resolveHost)(host);
+  } catch (error) {
+    throw new WebhookTargetError(
+      `cannot resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+    );
   }
+  if (addresses.length === 0) throw new WebhookTargetError(`cannot resolve ${host}: no address`);
   for (const { address } of addresses) {
     const reason = nonPublicReason(address);
     if (reason !== null) throw refuseAddress(host, address, reason);
@@ -113,7 +121,7 @@ export async function checkWebhookTarget(text: string, options: TargetCheckOptio
  * A `lookup` for the delivery's socket that refuses the connection when any resolved address is not public, so
  * the address checked is the address connected to (a DNS answer that changed since registration, "rebinding",
  * cannot reach a private network). An IP literal never goes through `lookup`: check it with
- * {@link checkWebhookTarget} before connecting.
+ * {@link assertPublicLiteral} before connecting.
  */
 export function publicOnlyLookup(resolve: ResolveHost = resolveHost): LookupFunction {
   return (hostname, options, callback) => {
