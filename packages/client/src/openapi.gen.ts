@@ -203,7 +203,68 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "recommendations.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recommendations.updated (sent to your endpoint)
+         * @description A run was persisted for one of your companies (the nightly batch or a compute). Sent as a POST to each endpoint the operator registered for you (`pricing webhook add`); only events of companies mapped to you. Answer 2xx within 10 seconds; any other answer, a redirect or a timeout is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is marked failed.
+         */
+        post: operations["webhook_recommendations_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "model.trained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * model.trained (sent to your endpoint)
+         * @description A training committed a new model version into the latest slot of one of your companies. Sent as a POST to each endpoint the operator registered for you (`pricing webhook add`); only events of companies mapped to you. Answer 2xx within 10 seconds; any other answer, a redirect or a timeout is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is marked failed.
+         */
+        post: operations["webhook_model_trained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "model.promoted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * model.promoted (sent to your endpoint)
+         * @description The approved model of one of your companies changed: a promote, a training with auto_approve, or a rollback. Sent as a POST to each endpoint the operator registered for you (`pricing webhook add`); only events of companies mapped to you. Answer 2xx within 10 seconds; any other answer, a redirect or a timeout is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is marked failed.
+         */
+        post: operations["webhook_model_promoted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -871,6 +932,114 @@ export interface components {
                 message: string;
             } | null;
         };
+        /** @description A run was persisted for one of your companies (the nightly batch or a compute). */
+        RecommendationsUpdatedEvent: {
+            /** @constant */
+            type: "recommendations.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened (RFC 3339 UTC); the webhook-timestamp header says when this attempt was signed.
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+                /** @description The persisted run; read it with GET /v2/recommendations (runs_ago=0). */
+                run_id: string;
+                /** @enum {string} */
+                kind: "nightly" | "on_demand";
+                /**
+                 * Format: date
+                 * @description The company's today the run was priced for.
+                 * @example 2026-11-21
+                 */
+                as_of: string;
+                /**
+                 * Format: date
+                 * @example 2026-11-21
+                 */
+                start_date: string;
+                /**
+                 * Format: date
+                 * @example 2026-11-21
+                 */
+                end_date: string;
+                /**
+                 * @description What backs inference.
+                 * @enum {string}
+                 */
+                source: "approved" | "latest" | "rule";
+                model_id: string | null;
+            };
+        };
+        /** @description A training committed a new model version into the latest slot of one of your companies. */
+        ModelTrainedEvent: {
+            /** @constant */
+            type: "model.trained";
+            /**
+             * Format: date-time
+             * @description When the change happened (RFC 3339 UTC); the webhook-timestamp header says when this attempt was signed.
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+                /** @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+                model_id: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                trained_at: string;
+                /** @description The training also approved the model (a model.promoted event follows with action auto_approve). */
+                auto_approved: boolean;
+            };
+        };
+        /** @description The approved model of one of your companies changed: a promote, a training with auto_approve, or a rollback. */
+        ModelPromotedEvent: {
+            /** @constant */
+            type: "model.promoted";
+            /**
+             * Format: date-time
+             * @description When the change happened (RFC 3339 UTC); the webhook-timestamp header says when this attempt was signed.
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+                /**
+                 * @description The model now approved.
+                 * @example mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F
+                 */
+                model_id: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T02:00:00.000Z
+                 */
+                approved_at: string;
+                /** @description The model approved before (null: none). */
+                previous_model_id: string | null;
+                /**
+                 * @description promote: POST /v2/model/promote; auto_approve: a training with auto_approve; rollback: a rollback.
+                 * @enum {string}
+                 */
+                action: "promote" | "auto_approve" | "rollback";
+            };
+        };
     };
     responses: never;
     parameters: {
@@ -884,6 +1053,21 @@ export interface components {
          * @example "mB1yQm0c0wKc3QxZ7C8fYd2uJ3i9P4sV"
          */
         IfNoneMatch: string;
+        /**
+         * @description The event's id (`msg_` + ULID): the same on every retry and every endpoint. Deliveries are at least once: use it to drop duplicates.
+         * @example msg_01JD2W5K3Q7Y8Z9A0B1C2D3E4F
+         */
+        WebhookId: string;
+        /**
+         * @description Unix seconds when this attempt was signed; refuse a message more than 5 minutes off your clock.
+         * @example 1763863200
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed by the base64-decoded part of your endpoint's `whsec_` secret (Standard Webhooks). Compare in constant time against each; one match is enough.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -2301,6 +2485,141 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    webhook_recommendations_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (`msg_` + ULID): the same on every retry and every endpoint. Deliveries are at least once: use it to drop duplicates.
+                 * @example msg_01JD2W5K3Q7Y8Z9A0B1C2D3E4F
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse a message more than 5 minutes off your clock.
+                 * @example 1763863200
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed by the base64-decoded part of your endpoint's `whsec_` secret (Standard Webhooks). Compare in constant time against each; one match is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecommendationsUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts as delivered). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a bad signature); retried like any other failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_model_trained: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (`msg_` + ULID): the same on every retry and every endpoint. Deliveries are at least once: use it to drop duplicates.
+                 * @example msg_01JD2W5K3Q7Y8Z9A0B1C2D3E4F
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse a message more than 5 minutes off your clock.
+                 * @example 1763863200
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed by the base64-decoded part of your endpoint's `whsec_` secret (Standard Webhooks). Compare in constant time against each; one match is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelTrainedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts as delivered). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a bad signature); retried like any other failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_model_promoted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (`msg_` + ULID): the same on every retry and every endpoint. Deliveries are at least once: use it to drop duplicates.
+                 * @example msg_01JD2W5K3Q7Y8Z9A0B1C2D3E4F
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse a message more than 5 minutes off your clock.
+                 * @example 1763863200
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed by the base64-decoded part of your endpoint's `whsec_` secret (Standard Webhooks). Compare in constant time against each; one match is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelPromotedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts as delivered). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a bad signature); retried like any other failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,8 +1,11 @@
 import type { OperationName } from "./deadline.js";
 import type { components, operations } from "./openapi.gen.js";
 
-/** The operationIds of the server's OpenAPI document; each is one client method. */
-export type OperationId = keyof operations;
+/**
+ * The operationIds of the server's OpenAPI document that the client calls; each is one client method. The
+ * `webhook_*` operations are requests the server sends to you (see `verifyWebhook`).
+ */
+export type OperationId = Exclude<keyof operations, `webhook_${string}`>;
 
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 type JsonBodyOf<O> = O extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
@@ -39,6 +42,15 @@ export type ModelEvent = ModelHistory["events"][number];
 export type HistoryArtifact = ModelHistory["artifacts"][number];
 export type RollbackRequest = JsonBodyOf<operations["rollbackModel"]>;
 export type TrainOperation = OkOf<operations["getOperation"]>;
+
+/** Body of a `recommendations.updated` webhook: a run was persisted for one of your companies. */
+export type RecommendationsUpdatedEvent = components["schemas"]["RecommendationsUpdatedEvent"];
+/** Body of a `model.trained` webhook: a training committed a new version into `latest`. */
+export type ModelTrainedEvent = components["schemas"]["ModelTrainedEvent"];
+/** Body of a `model.promoted` webhook: the approved model changed (promote, auto-approve or rollback). */
+export type ModelPromotedEvent = components["schemas"]["ModelPromotedEvent"];
+/** Any webhook body the server sends, discriminated by `type`. */
+export type WebhookEvent = RecommendationsUpdatedEvent | ModelTrainedEvent | ModelPromotedEvent;
 
 /** The error envelope of every 4xx/5xx answer. */
 export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];

@@ -42,4 +42,5 @@ export * from "./schemas/model.js";
 export * from "./schemas/operations.js";
 export * from "./schemas/recommendations.js";
 export * from "./schemas/runs.js";
+export * from "./schemas/webhooks.js";
 export type { AuthService, PricingService, Principal, ReadinessCheck, RequestContext } from "./services.js";

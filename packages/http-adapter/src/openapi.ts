@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { DEFAULT_MESSAGES, ERROR_CODES, type ErrorCode } from "./errors.js";
+import { WEBHOOK_PAYLOADS } from "./schemas/webhooks.js";
 
 export interface OpenApiOptions {
   /** Base URL partners call; the document's paths are relative to it. Default `/public/v1`. */
@@ -200,6 +202,91 @@ function addAsyncResponseHeaders(document: OpenApiDocument): OpenApiDocument {
   return document;
 }
 
+const WEBHOOK_HEADERS = {
+  WebhookId: {
+    name: "webhook-id",
+    in: "header",
+    required: true,
+    description:
+      "The event's id (`msg_` + ULID): the same on every retry and every endpoint. Deliveries are at least once: " +
+      "use it to drop duplicates.",
+    schema: { type: "string", pattern: "^msg_[0-9A-HJKMNP-TV-Z]{26}$" },
+    example: "msg_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+  },
+  WebhookTimestamp: {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description:
+      "Unix seconds when this attempt was signed; refuse a message more than 5 minutes off your clock.",
+    schema: { type: "string", pattern: "^[0-9]+$" },
+    example: "1763863200",
+  },
+  WebhookSignature: {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description:
+      "Space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, " +
+      "keyed by the base64-decoded part of your endpoint's `whsec_` secret (Standard Webhooks). Compare in " +
+      "constant time against each; one match is enough.",
+    schema: { type: "string" },
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+  },
+};
+
+/** A zod schema as a JSON Schema (2020-12, OpenAPI 3.1's dialect) for `components.schemas`. */
+function componentSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+  return json;
+}
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: the requests the server sends to a partner's registered endpoints, each
+ * with the Standard Webhooks headers and its payload as a component schema.
+ */
+function addWebhooks(document: OpenApiDocument): OpenApiDocument {
+  const doc = document as {
+    webhooks?: Record<string, unknown>;
+    components?: Record<string, Record<string, unknown>>;
+  };
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  doc.components.parameters = { ...doc.components.parameters, ...WEBHOOK_HEADERS };
+  const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+  doc.webhooks = {};
+  for (const [type, { component, schema }] of Object.entries(WEBHOOK_PAYLOADS)) {
+    doc.components.schemas[component] = componentSchema(schema);
+    doc.webhooks[type] = {
+      post: {
+        operationId: `webhook_${type.replace(".", "_")}`,
+        summary: `${type} (sent to your endpoint)`,
+        description:
+          `${schema.description ?? ""} Sent as a POST to each endpoint the operator registered for you ` +
+          "(`pricing webhook add`); only events of companies mapped to you. Answer 2xx within 10 seconds; any " +
+          "other answer, a redirect or a timeout is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, " +
+          "then the delivery is marked failed.",
+        tags: ["webhooks"],
+        security: [],
+        parameters: [
+          ref("parameters", "WebhookId"),
+          ref("parameters", "WebhookTimestamp"),
+          ref("parameters", "WebhookSignature"),
+        ],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: ref("schemas", component) } },
+        },
+        responses: {
+          "200": { description: "Received (any 2xx counts as delivered)." },
+          "400": { description: "Refused (e.g. a bad signature); retried like any other failure." },
+        },
+      },
+    };
+  }
+  return document;
+}
+
 /** Registers @fastify/swagger (before any route, so it sees them all) and the docs page. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   // Loaded here, not at module load, so that importing the adapter for its schemas does not load the plugins.
@@ -224,6 +311,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       tags: [
         { name: "auth", description: "Key exchange for bearer tokens." },
         { name: "v2", description: "RL pricing operations." },
+        { name: "webhooks", description: "Events the server sends to your registered endpoints." },
       ],
       components: {
         securitySchemes: {
@@ -243,11 +331,13 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       return jsonSchemaTransform(input);
     },
     transformObject: (documentObject) =>
-      addHttpSemantics(
-        addAsyncResponseHeaders(
-          addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
+      addWebhooks(
+        addHttpSemantics(
+          addAsyncResponseHeaders(
+            addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
+          ),
+          conditional,
         ),
-        conditional,
       ),
   });
   if (options.docs !== false) {

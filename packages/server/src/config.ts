@@ -167,6 +167,13 @@ const serverSettings = {
     description:
       "whom to believe about the client address (per-address limits): `false` (the socket peer), `true`, or comma-separated proxy addresses/CIDRs",
   },
+  webhookAllowPrivate: {
+    schema: z.boolean().default(false),
+    env: "PRICING_WEBHOOK_ALLOW_PRIVATE",
+    fromText: booleanOrText,
+    description:
+      "`true` lets webhook endpoints be on private, loopback, link-local or unique-local addresses (a test receiver, an internal network); otherwise they are refused at `webhook add` and at each delivery",
+  },
   logLevel: {
     schema: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     env: "PRICING_LOG_LEVEL",

@@ -28,7 +28,9 @@ import { createPartnerRepository, type PartnerRepository } from "./repositories/
 import { createProductRepository, type ProductRepository } from "./repositories/products.js";
 import { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
 import { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
+import { createWebhooksRepository, type WebhooksRepository } from "./repositories/webhooks.js";
 import { createResponseCache, type ResponseCache } from "./services/response-cache.js";
+import { createWebhookEvents, type WebhookEvents } from "./webhooks/webhook-events.js";
 
 export interface Repositories {
   partners: PartnerRepository;
@@ -39,6 +41,7 @@ export interface Repositories {
   batchOutcomes: BatchOutcomesRepository;
   idempotencyKeys: IdempotencyKeysRepository;
   operations: OperationsRepository;
+  webhooks: WebhooksRepository;
 }
 
 export interface Policies {
@@ -81,9 +84,11 @@ export interface ServerContext {
   responses: ResponseCache;
   /** This context's Prometheus registry and the hooks that feed it (served by `startServer` on the metrics port). */
   metrics: ServerMetrics;
+  /** Webhook events: services report committed changes here; dispatchers deliver them. */
+  webhooks: WebhookEvents;
   /**
-   * Aborts running trainings, ends the planning threads (failing plans still running), drops cached artifacts and
-   * destroys the database (unless the caller passed its own `db`). Safe to call twice.
+   * Stops webhook dispatchers, aborts running trainings, ends the planning threads (failing plans still running),
+   * drops cached artifacts and destroys the database (unless the caller passed its own `db`). Safe to call twice.
    */
   close(): Promise<void>;
 }
@@ -217,6 +222,8 @@ export async function createServerContext(
     });
     const policies = { store, resolver: metrics.sources.watch(createPolicyResolver(store, logger)) };
     const planning = lazyPlanPool(config.pricing.planThreads);
+    const webhooksRepository = createWebhooksRepository(db);
+    const webhooks = createWebhookEvents({ repository: webhooksRepository, clock, logger });
     let closed: Promise<void> | undefined;
     const ctx: ServerContext = {
       config,
@@ -235,14 +242,17 @@ export async function createServerContext(
         batchOutcomes: createBatchOutcomesRepository(db),
         idempotencyKeys: createIdempotencyKeysRepository(db),
         operations: createOperationsRepository(db, clock),
+        webhooks: webhooksRepository,
       },
       policies,
       planning,
       training,
       responses: createResponseCache(),
       metrics,
+      webhooks,
       close() {
         closed ??= (async () => {
+          await webhooks.close();
           training.abortAll();
           await training.settled();
           await ctx.jobs?.close();

@@ -64,6 +64,12 @@ export { createPartnerRepository, type PartnerRepository } from "./repositories/
 export { createProductRepository, type ProductRepository } from "./repositories/products.js";
 export { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
 export { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
+export {
+  createWebhooksRepository,
+  type DeliveryListing,
+  type WebhookEndpoint,
+  type WebhooksRepository,
+} from "./repositories/webhooks.js";
 export { type ServingWithBatch, startServerWithBatch } from "./serve-with-batch.js";
 export { companyToday } from "./services/company-today.js";
 export { computeRecommendations } from "./services/compute-recommendations.js";
@@ -76,3 +82,16 @@ export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
 export { rollbackModel } from "./services/rollback-model.js";
 export { type TrainModelOptions, trainModel, trainModelAsync } from "./services/train-model.js";
+export {
+  type StopWebhookDispatcher,
+  startWebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from "./webhooks/dispatcher.js";
+export { RETRY_DELAYS_MS, retryDelayMs } from "./webhooks/retry-schedule.js";
+export { generateWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX } from "./webhooks/signature.js";
+export {
+  checkWebhookTarget,
+  nonPublicReason,
+  WebhookTargetError,
+} from "./webhooks/target-address.js";
+export type { NewWebhookEvent, WebhookEvents } from "./webhooks/webhook-events.js";

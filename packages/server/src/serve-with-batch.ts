@@ -2,6 +2,7 @@ import { type AppOptions, type RunningServer, startServer } from "./app.js";
 import type { Config } from "./config.js";
 import type { BatchSchedule } from "./jobs/batch-schedule.js";
 import { startJobs } from "./jobs/start-jobs.js";
+import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 
 export interface ServingWithBatch {
   /** Its `ctx` is the one context the routes and the jobs share (policy cache, training slots, queue). */
@@ -13,8 +14,9 @@ export interface ServingWithBatch {
 /**
  * The API server plus its jobs over the same context: the embedded worker and the nightly schedule (in-process
  * on SQLite, pg-boss on PostgreSQL), or on PostgreSQL with `pricing.workers` 0 only the queue the API hands
- * trainings to. `close` stops the schedule and waits for a running batch to record where it stopped, then closes
- * the server, which aborts running trainings (nothing is committed) before it waits for requests, then the queue.
+ * trainings to, and the webhook dispatcher. `close` stops the dispatcher and the schedule and waits for a running
+ * batch to record where it stopped, then closes the server, which aborts running trainings (nothing is committed)
+ * before it waits for requests, then the queue.
  */
 export async function startServerWithBatch(
   config: Config,
@@ -28,6 +30,7 @@ export async function startServerWithBatch(
     await server.close();
     throw error;
   }
+  const stopWebhooks = startWebhookDispatcher(server.ctx);
   return {
     server,
     schedule,
@@ -36,6 +39,7 @@ export async function startServerWithBatch(
       const drained = schedule.stop();
       server.ctx.training.abortAll();
       await drained;
+      await stopWebhooks();
       await server.close();
     },
   };

@@ -12,6 +12,7 @@ import * as keyPepperId from "./migrations/0004-key-pepper-id.js";
 import * as companyLearning from "./migrations/0005-company-learning.js";
 import * as idempotencyKeys from "./migrations/0006-idempotency-keys.js";
 import * as operations from "./migrations/0007-operations.js";
+import * as webhooks from "./migrations/0010-webhooks.js";
 import type { Database } from "./schema.js";
 
 /** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0005-company-learning": companyLearning,
   "0006-idempotency-keys": idempotencyKeys,
   "0007-operations": operations,
+  "0010-webhooks": webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

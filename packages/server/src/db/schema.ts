@@ -157,6 +157,49 @@ export interface OperationsTable {
   updated_at: string;
 }
 
+/** A partner's webhook endpoint (migration 0010); removed endpoints stay for the deliveries that name them. */
+export interface WebhookEndpointsTable {
+  endpoint_id: string;
+  partner_id: string;
+  url: string;
+  /** JSON array of the event types it receives. */
+  events: string;
+  /** `whsec_` + base64 of the signing key. */
+  secret: string;
+  created_at: string;
+  removed_at: string | null;
+}
+
+/** One reported change (migration 0010); `dedupe_key` names the change, so recording it twice is a no-op. */
+export interface WebhookEventsTable {
+  /** `msg_` + ULID: the `webhook-id` header, the same on every endpoint and every retry. */
+  event_id: string;
+  dedupe_key: string;
+  type: string;
+  company_id: string;
+  /** The signed body, `{type, timestamp, data}`. */
+  payload: string;
+  created_at: string;
+}
+
+/** One event to one endpoint (migration 0010). */
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  /** When it is due; a claim moves it past the claim's lease, so a dead dispatcher's claim runs out. */
+  next_attempt_at: string;
+  /** The dispatcher holding the current attempt's claim. */
+  claimed_by: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
 export interface Database {
   partners: PartnersTable;
   key_pairs: KeyPairsTable;
@@ -169,6 +212,9 @@ export interface Database {
   batch_outcomes: BatchOutcomesTable;
   idempotency_keys: IdempotencyKeysTable;
   operations: OperationsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

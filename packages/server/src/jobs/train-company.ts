@@ -122,6 +122,7 @@ export async function trainCompany(
         }),
       );
       ctx.metrics.sources.set(companyId, committed.slots.approved ? "approved" : "latest");
+      await ctx.webhooks.slotsChanged(companyId, committed);
       // Housekeeping only: the store never deletes what a slot or a rollback needs, so a failure here is harmless.
       await store.retain(companyId, { keep: settings.artifactsKeep }).catch((error: unknown) => {
         ctx.logger.warn({ err: error, company_id: companyId }, "artifact retention failed");

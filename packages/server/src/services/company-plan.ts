@@ -121,7 +121,7 @@ export async function persistPlan(
   plan: CompanyPlan,
   kind: NewRun["kind"],
 ): Promise<Run | null> {
-  return ctx.repositories.runs.insert(
+  const run = await ctx.repositories.runs.insert(
     {
       companyId: plan.company.company_id,
       kind,
@@ -135,4 +135,6 @@ export async function persistPlan(
     },
     kind === "nightly" ? ctx.config.pricing.runsKeep : ctx.config.pricing.onDemandRunsKeep,
   );
+  await ctx.webhooks.runPersisted(run);
+  return run;
 }

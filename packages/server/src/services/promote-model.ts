@@ -18,9 +18,10 @@ export async function promoteModel(
 ): Promise<ModelReport> {
   await findCompany(ctx, input.company_id);
   try {
-    await changingSlots(() =>
+    const change = await changingSlots(() =>
       ctx.policies.store.promote(input.company_id, input.model_id, by === undefined ? {} : { by }),
     );
+    await ctx.webhooks.slotsChanged(input.company_id, change);
   } catch (error) {
     if (error instanceof ModelIdStaleError) throw new ApiError("model_id_stale");
     throw error;

@@ -21,13 +21,14 @@ export async function rollbackModel(
 ): Promise<ModelReport> {
   await findCompany(ctx, input.company_id);
   try {
-    await changingSlots(() =>
+    const change = await changingSlots(() =>
       ctx.policies.store.rollback(input.company_id, {
         toModelId: input.model_id,
         expectedApprovedId: input.expected_approved_model_id,
         ...(by === undefined ? {} : { by }),
       }),
     );
+    await ctx.webhooks.slotsChanged(input.company_id, change);
   } catch (error) {
     if (error instanceof ApprovedModelStaleError) throw new ApiError("approved_model_stale");
     if (isPolicyStoreError(error) && INVALID_TARGET.has(error.code)) {

@@ -13,6 +13,7 @@ import { registerPromoteCommand } from "./promote.js";
 import { registerServeCommand } from "./serve.js";
 import { registerStoreCommands } from "./store.js";
 import { registerTrainCommand } from "./train.js";
+import { registerWebhookCommands } from "./webhook.js";
 import { registerWorkerCommand } from "./worker.js";
 
 export type RegisterCommands = (program: Command, cli: CliRuntime) => void;
@@ -32,5 +33,6 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerModelCommand,
   registerBatchCommands,
   registerStoreCommands,
+  registerWebhookCommands,
   registerDemoCommand,
 ];

@@ -14,7 +14,7 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
   program
     .command("worker")
     .description(
-      "Run a worker only (PostgreSQL): trainings and the nightly batch from the shared pg-boss queue, and the schedule",
+      "Run a worker only (PostgreSQL): trainings and the nightly batch from the shared pg-boss queue, the schedule, and webhook deliveries",
     )
     .addOption(settingOption("pricing.workerConcurrency"))
     .addOption(
@@ -30,10 +30,17 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
       }
       await requireDatabase(config);
       const port = opts.port === undefined ? undefined : portOf(opts.port);
-      const [{ createServerContext }, { startJobs }, { startMetricsListener }, pino] = await Promise.all([
+      const [
+        { createServerContext },
+        { startJobs },
+        { startMetricsListener },
+        { startWebhookDispatcher },
+        pino,
+      ] = await Promise.all([
         import("../../context.js"),
         import("../../jobs/start-jobs.js"),
         import("../../metrics/metrics-listener.js"),
+        import("../../webhooks/dispatcher.js"),
         import("pino"),
       ]);
       const logger = pino.default(
@@ -44,6 +51,8 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
       try {
         const concurrency = config.pricing.workerConcurrency;
         const schedule = await startJobs(ctx, { concurrency });
+        // Deliveries are claimed row by row, so every worker and API process may send them side by side.
+        const stopWebhooks = startWebhookDispatcher(ctx);
         const listener =
           port === undefined
             ? undefined
@@ -64,6 +73,7 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
         await untilSignal();
         logger.info("worker stopping");
         await schedule.stop();
+        await stopWebhooks();
         await listener?.close();
       } finally {
         await ctx.close();
