@@ -81,8 +81,9 @@ describe("pricing db backup / restore", () => {
       const trained = await training;
       if (trained.status !== 200) throw new Error(`train answered ${trained.status}`);
     })();
-    await waitFor(() => h.ctx.training.isTraining("south") || !writing, {
-      what: "south's training to start",
+    // The backup starts once a compute has persisted a run and the training is under way, however slow the machine.
+    await waitFor(() => (written > 0 && h.ctx.training.isTraining("south")) || !writing, {
+      what: "a persisted compute and south's training to start",
     });
     const backup = await pricing(["db", "backup", file, "--json", "--data-dir", h.dataDir]);
     writing = false;

@@ -11,6 +11,7 @@ import {
   type ServerContext,
   type StopWebhookDispatcher,
   startWebhookDispatcher,
+  TEST_PG_SECRETS,
   TEST_PG_URL,
 } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +32,10 @@ describe.skipIf(!pgEnabled)("webhook dispatchers of two processes on one Postgre
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "pricing-pg-hooks-"));
     schema = await createTestSchema("webhooks");
-    const config = loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL, webhookAllowPrivate: true });
+    const config = loadConfig(
+      {},
+      { dataDir, databaseUrl: TEST_PG_URL, ...TEST_PG_SECRETS, webhookAllowPrivate: true },
+    );
     // One migrates, as the first process to start would; the second finds the schema ready.
     contexts.push(await createServerContext(config, { pgSchema: schema.schema }));
     contexts.push(await createServerContext(config, { pgSchema: schema.schema, migrate: false }));

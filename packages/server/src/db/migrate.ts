@@ -4,6 +4,8 @@ import {
   type MigrationProvider,
   type MigrationResultSet,
   Migrator,
+  PostgresAdapter,
+  sql,
 } from "kysely";
 import * as initial from "./migrations/0001-initial.js";
 import * as batchOutcomes from "./migrations/0002-batch-outcomes.js";
@@ -35,7 +37,17 @@ export interface MigrationReport {
 
 /** Brings the schema to the latest migration; throws (leaving earlier migrations applied) on failure. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider });
+  // Told no schema, Kysely takes its lock table found in any schema for this one's: with several schemas in one
+  // database (tests in parallel, two deployments), another's would pass and the lock query would then fail.
+  const schema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
