@@ -7,35 +7,18 @@ import {
   demoScenario,
   issueCredentials,
   loadConfig,
+  postgresTestsEnabled,
   type RunningServer,
   seedCompanyFromMarket,
   startServer,
+  TEST_PG_SECRETS,
+  TEST_PG_URL,
 } from "@pricing/server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_SETTINGS } from "./v2-harness.js";
 
-const PG_URL = process.env.PRICING_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const V2 = "/public/v1/v2";
-const SECRETS = {
-  jwtSecret: "replica-test-jwt-secret-the-same-everywhere",
-  keyPepper: "replica-test-key-pepper-the-same-everywhere",
-};
-
-/** Under CI always (a PostgreSQL that is down fails loudly); elsewhere only when reachable. */
-async function postgresReachable(): Promise<boolean> {
-  if (process.env.CI) return true;
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    process.stderr.write("PostgreSQL is not reachable: skipping the two-replica test\n");
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 type Json = Record<string, unknown> & {
   model_id?: string;
@@ -45,9 +28,9 @@ type Json = Record<string, unknown> & {
   approved?: { model_id: string; version: number } | null;
 };
 
-describe.runIf(await postgresReachable())("two API replicas on one PostgreSQL schema", () => {
+describe.runIf(await postgresTestsEnabled())("two API replicas on one PostgreSQL schema", () => {
   const schema = `pricing_replicas_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Pool({ connectionString: PG_URL, max: 2 });
+  const admin = new pg.Pool({ connectionString: TEST_PG_URL, max: 2 });
   const clock = () => new Date("2026-03-10T03:00:00Z");
   let dataDirs: string[] = [];
   let a: RunningServer;
@@ -59,7 +42,14 @@ describe.runIf(await postgresReachable())("two API replicas on one PostgreSQL sc
     dataDirs.push(dataDir);
     const config: Config = loadConfig(
       {},
-      { dataDir, databaseUrl: PG_URL, ...SECRETS, port: 0, logLevel: "silent", pricing: TEST_SETTINGS },
+      {
+        dataDir,
+        databaseUrl: TEST_PG_URL,
+        ...TEST_PG_SECRETS,
+        port: 0,
+        logLevel: "silent",
+        pricing: TEST_SETTINGS,
+      },
     );
     return startServer(config, { clock, pgSchema: schema });
   }
