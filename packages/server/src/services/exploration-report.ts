@@ -2,23 +2,77 @@ import { addDays, roundCents } from "@pricing/engine";
 import type { ExplorationReport } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
+import { servedPolicy } from "./active-policy.js";
 import { planCompany } from "./company-plan.js";
 import { companyToday } from "./company-today.js";
+
+/** A report made for one state of its inputs, kept at most this long (a catalogue import changes no key part). */
+const REPORT_TTL_MS = 10 * 60_000;
+
+interface Memo {
+  key: string;
+  at: number;
+  report: Promise<ExplorationReport>;
+}
+
+/** Per context and company: the last report, shared by the requests that ask while it is being planned. */
+const memos = new WeakMap<ServerContext, Map<string, Memo>>();
+
+/**
+ * What the report depends on that changes between reads: the company's day and settings, the source serving, and
+ * the sales rows (a new day of sales, an import). Planning it costs a fit and a plan in a thread, so equal states
+ * share one report.
+ */
+async function stateKey(ctx: ServerContext, company: CompanyRow, today: string): Promise<string> {
+  const { active } = await servedPolicy(ctx, company);
+  const sales = await ctx.repositories.sales.count(company.company_id);
+  return JSON.stringify([
+    today,
+    company.exploration,
+    company.force_rule,
+    active.source,
+    active.modelId,
+    sales,
+  ]);
+}
 
 /**
  * How far today's served prices leave what the history has seen, per product (the model report and the train
  * response): the observed price range (null without sales), today's recommended price and its departure beyond the
  * range in percent of the nearest end (0 inside it, negative below), and whether it is exploratory. Planned as
- * compute plans today, nothing persisted.
+ * compute plans today, nothing persisted; requests for the same state share one plan.
  */
 export async function explorationReport(ctx: ServerContext, company: CompanyRow): Promise<ExplorationReport> {
   const today = companyToday(ctx.clock(), company.timezone);
-  const plan = await planCompany(ctx, company, { startDate: today, endDate: today });
-  const ranges = await ctx.repositories.sales.priceRanges(company.company_id, addDays(plan.today, -1));
+  const key = await stateKey(ctx, company, today);
+  let byCompany = memos.get(ctx);
+  if (byCompany === undefined) {
+    byCompany = new Map();
+    memos.set(ctx, byCompany);
+  }
+  const now = ctx.clock().getTime();
+  const memo = byCompany.get(company.company_id);
+  if (memo !== undefined && memo.key === key && now - memo.at < REPORT_TTL_MS) return memo.report;
+  const report = planReport(ctx, company, today);
+  byCompany.set(company.company_id, { key, at: now, report });
+  // A failed report is not kept: the next request plans again.
+  report.catch(() => {
+    if (byCompany.get(company.company_id)?.report === report) byCompany.delete(company.company_id);
+  });
+  return report;
+}
+
+async function planReport(
+  ctx: ServerContext,
+  company: CompanyRow,
+  today: string,
+): Promise<ExplorationReport> {
+  const items = (await planCompany(ctx, company, { startDate: today, endDate: today })).recommendations;
+  const ranges = await ctx.repositories.sales.priceRanges(company.company_id, addDays(today, -1));
   return {
     exploration: company.exploration,
-    as_of: plan.today,
-    products: plan.recommendations.map((r) => {
+    as_of: today,
+    products: items.map((r) => {
       const range = ranges.get(r.product_id) ?? null;
       return {
         product_id: r.product_id,
