@@ -124,7 +124,7 @@ export async function runCompanyNightly(
       finished_at: ctx.clock().toISOString(),
     });
   } catch (error) {
-    // Also a retried job whose first attempt recorded the outcome before its worker died.
+    // The database is gone (a shutdown past the queue's grace period): the next start's catch-up runs it.
     ctx.logger.error({ err: error, batch_id: batchId }, "could not record the batch outcome");
   }
   return { ...outcome, seconds: (performance.now() - t0) / 1000 };
