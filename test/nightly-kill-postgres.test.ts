@@ -1,26 +1,22 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTestDatabase,
-  PricingProcess,
-  postgresEnabled,
-  seedCompanies,
-  TEST_PG,
-} from "./process-fleet.js";
+import { createTestDatabase, PricingProcess, seedCompanies } from "./process-fleet.js";
 import { waitFor } from "./wait-for.js";
 
 // Issues 13 and 15 (item 12) with real `pricing worker` processes on PostgreSQL: the nightly batch for 20 companies
 // survives kill -9 of one worker and of both. The cron is today's 00:00 UTC, a firing no worker was up for (pg-boss
 // skips it), so the batch is the workers' start-up catch-up. The companies' jobs are held at their first read of
 // the products (the test locks that table, as a slow database would) until a worker is killed in the middle of
-// one; the jobs' expiry is short, so the dead worker's job is retried within seconds.
+// one; the jobs' expiry is short, so the dead worker's job is retried within seconds. The two scenarios run side by
+// side, each on its own copy of the seeded database.
 
 const COMPANIES = Array.from({ length: 20 }, (_, i) => `nk-${String(i).padStart(2, "0")}`);
 const EXPIRE_SECONDS = 4;
-const ENABLED = await postgresEnabled("the nightly kill -9 tests");
+const ENABLED = await postgresTestsEnabled();
 
 let template: { name: string; url: string; drop(): Promise<void> };
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -44,7 +40,7 @@ function envFor(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
 
 /** A fresh copy of the seeded database, its own data dir, and a connection to observe and hold it with. */
 async function scenario() {
-  const database = await createTestDatabase(TEST_PG, "pricing_nk_run", template.name);
+  const database = await createTestDatabase(TEST_PG_URL, "pricing_nk_run", template.name);
   const dataDir = await mkdtemp(join(tmpdir(), "pricing-nk-run-"));
   const sql = new pg.Client({ connectionString: database.url });
   await sql.connect();
@@ -96,12 +92,14 @@ async function expectOneRunEach(run: Scenario): Promise<void> {
     intervalMs: 250,
   });
   expect(await run.nightlyRuns()).toEqual(COMPANIES.map((company_id) => ({ company_id, n: 1 })));
-  expect(await run.outcomes()).toEqual([{ status: "created", n: COMPANIES.length, companies: COMPANIES.length }]);
+  expect(await run.outcomes()).toEqual([
+    { status: "created", n: COMPANIES.length, companies: COMPANIES.length },
+  ]);
 }
 
 beforeAll(async () => {
   if (!ENABLED) return;
-  template = await createTestDatabase(TEST_PG, "pricing_nk");
+  template = await createTestDatabase(TEST_PG_URL, "pricing_nk");
   const dataDir = await mkdtemp(join(tmpdir(), "pricing-nk-"));
   try {
     await seedCompanies(envFor(template.url, dataDir), dataDir, COMPANIES, {
@@ -120,7 +118,7 @@ afterAll(async () => {
   await template?.drop();
 }, 30_000);
 
-describe.runIf(ENABLED)("the nightly batch on PostgreSQL across kill -9 of its workers", () => {
+describe.runIf(ENABLED).concurrent("the nightly batch on PostgreSQL across kill -9 of its workers", () => {
   it("one of two workers killed mid-batch: its job completes on the other; one run per company", async () => {
     const run = await scenario();
     const release = await run.hold();

@@ -6,24 +6,6 @@ import { fromSource } from "./tsx-source.js";
 
 const CLI = join(process.cwd(), "packages/server/src/cli.ts");
 
-/** The PostgreSQL server the process tests create their databases on. */
-export const TEST_PG = process.env.PRICING_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-/** Under CI always (a PostgreSQL that is down then fails loudly); elsewhere only when it answers. */
-export async function postgresEnabled(what: string): Promise<boolean> {
-  if (process.env.CI !== undefined) return true;
-  const client = new pg.Client({ connectionString: TEST_PG, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    process.stderr.write(`PostgreSQL is not reachable: skipping ${what}\n`);
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 /** The environment without the runner's own pricing settings. */
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
