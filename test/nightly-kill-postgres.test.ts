@@ -65,6 +65,17 @@ async function scenario() {
       await sql.query("lock table products in access exclusive mode");
       return () => sql.query("rollback");
     },
+    /** Once a run waits for the held lock, ends its connection, as a failing database would. */
+    async failWaiting(): Promise<number> {
+      const waiting = `from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
+      await waitFor(async () => (await sql.query(`select pid ${waiting}`)).rowCount === 1, {
+        what: "a nightly run waiting for the products",
+        intervalMs: 100,
+      });
+      const { rowCount } = await sql.query(`select pg_terminate_backend(pid) ${waiting}`);
+      return rowCount ?? 0;
+    },
     async nightlyRuns(): Promise<{ company_id: string; n: number }[]> {
       const { rows } = await sql.query(
         `select c.company_id, count(r.run_id)::int as n from companies c
@@ -162,6 +173,31 @@ describe.runIf(ENABLED).concurrent("the nightly batch on PostgreSQL across kill 
     for (const job of inFlight) {
       await restarted.log("nightly company job finished", { job_id: job.job_id, status: "created" }, 30_000);
     }
+    await expectOneRunEach(run);
+  }, 60_000);
+
+  it("SIGTERM while a company's run fails: recorded interrupted, its job retried by the next worker", async () => {
+    const run = await scenario();
+    const release = await run.hold();
+    const stopped = run.worker("W1");
+    const started = await stopped.log("nightly company job started");
+    await stopped.log("worker started");
+    stopped.child.kill("SIGTERM");
+    await stopped.log("job queue stopping");
+    expect(await run.failWaiting()).toBe(1);
+    await release();
+    expect(await stopped.exited).toBe(0);
+    const { rows } = await run.sql.query("select company_id, status, error from batch_outcomes");
+    expect(rows).toEqual([
+      {
+        company_id: started.company_id,
+        status: "interrupted",
+        error: expect.stringMatching(/^interrupted: the worker is shutting down; /),
+      },
+    ]);
+
+    const next = run.worker("W2");
+    await next.log("nightly company job finished", { job_id: started.job_id, status: "created" }, 30_000);
     await expectOneRunEach(run);
   }, 60_000);
 });

@@ -203,6 +203,7 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
     async close() {
       // Trainings were aborted first (ctx.training.abortAll): their handlers throw, the jobs go back for retry.
       stopping.abort(new Error("the worker is shutting down"));
+      ctx.logger.info("job queue stopping");
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };
