@@ -8,11 +8,11 @@ import { createTestDatabase, PricingProcess, seedCompanies } from "./process-fle
 import { waitFor } from "./wait-for.js";
 
 // Issues 13 and 15 (item 12) with real `pricing worker` processes on PostgreSQL: the nightly batch for 20 companies
-// survives kill -9 of one worker and of both. The cron is today's 00:00 UTC, a firing no worker was up for (pg-boss
-// skips it), so the batch is the workers' start-up catch-up. The companies' jobs are held at their first read of
-// the products (the test locks that table, as a slow database would) until a worker is killed in the middle of
-// one; the jobs' expiry is short, so the dead worker's job is retried within seconds. The two scenarios run side by
-// side, each on its own copy of the seeded database.
+// survives kill -9 of one worker and of both, and a SIGTERM while a company's run fails. The cron is today's 00:00
+// UTC, a firing no worker was up for (pg-boss skips it), so the batch is the workers' start-up catch-up. The
+// companies' jobs are held at their first read of the products (the test locks that table, as a slow database
+// would) until a worker is killed in the middle of one; the jobs' expiry is short, so the dead worker's job is
+// retried within seconds. The scenarios run side by side, each on its own copy of the seeded database.
 
 const COMPANIES = Array.from({ length: 20 }, (_, i) => `nk-${String(i).padStart(2, "0")}`);
 const EXPIRE_SECONDS = 4;
@@ -95,13 +95,18 @@ async function scenario() {
 
 type Scenario = Awaited<ReturnType<typeof scenario>>;
 
-/** Waits for today's nightly run of every company, then checks there is exactly one each, each created once. */
+/**
+ * Waits for today's nightly run of every company and its recorded outcome (written just after the run), then checks
+ * there is exactly one run each, each created once.
+ */
 async function expectOneRunEach(run: Scenario): Promise<void> {
-  await waitFor(async () => (await run.nightlyRuns()).every((c) => c.n >= 1), {
-    what: "a nightly run of every company",
-    timeoutMs: 45_000,
-    intervalMs: 250,
-  });
+  await waitFor(
+    async () =>
+      (await run.nightlyRuns()).every((c) => c.n >= 1) &&
+      (await run.outcomes()).reduce((n, o) => n + (o.status === "interrupted" ? 0 : o.n), 0) >=
+        COMPANIES.length,
+    { what: "a nightly run and outcome of every company", timeoutMs: 60_000, intervalMs: 250 },
+  );
   expect(await run.nightlyRuns()).toEqual(COMPANIES.map((company_id) => ({ company_id, n: 1 })));
   expect(await run.outcomes()).toEqual([
     { status: "created", n: COMPANIES.length, companies: COMPANIES.length },
@@ -122,14 +127,14 @@ beforeAll(async () => {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-}, 60_000);
+}, 90_000);
 
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
   await template?.drop();
 }, 30_000);
 
-describe.runIf(ENABLED).concurrent("the nightly batch on PostgreSQL across kill -9 of its workers", () => {
+describe.runIf(ENABLED).concurrent("the nightly batch on PostgreSQL across dead and stopped workers", () => {
   it("one of two workers killed mid-batch: its job completes on the other; one run per company", async () => {
     const run = await scenario();
     const release = await run.hold();
@@ -149,7 +154,7 @@ describe.runIf(ENABLED).concurrent("the nightly batch on PostgreSQL across kill 
     expect(retried).toMatchObject({ company_id: started.company_id, retry: 1 });
     await survivor.log("nightly company job finished", { job_id: started.job_id, status: "created" });
     await expectOneRunEach(run);
-  }, 60_000);
+  }, 90_000);
 
   it("both workers killed mid-batch, one restarted: its start-up finishes the day, one run per company", async () => {
     const run = await scenario();
@@ -174,7 +179,7 @@ describe.runIf(ENABLED).concurrent("the nightly batch on PostgreSQL across kill 
       await restarted.log("nightly company job finished", { job_id: job.job_id, status: "created" }, 30_000);
     }
     await expectOneRunEach(run);
-  }, 60_000);
+  }, 90_000);
 
   it("SIGTERM while a company's run fails: recorded interrupted, its job retried by the next worker", async () => {
     const run = await scenario();
@@ -199,5 +204,5 @@ describe.runIf(ENABLED).concurrent("the nightly batch on PostgreSQL across kill 
     const next = run.worker("W2");
     await next.log("nightly company job finished", { job_id: started.job_id, status: "created" }, 30_000);
     await expectOneRunEach(run);
-  }, 60_000);
+  }, 90_000);
 });
