@@ -35,7 +35,7 @@ type JobWithMetadata<T> = PgBoss.JobWithMetadata<T>;
  * firing's fan-out, the catch-up of any worker that starts) inserts the same row, and pg-boss keeps the first
  * (`on conflict do nothing`), so each company gets one job per firing across all processes and restarts.
  */
-export function nightlyJobId(companyId: string, firing: Date): string {
+function nightlyJobId(companyId: string, firing: Date): string {
   const hex = createHash("sha256").update(`nightly:${companyId}:${firing.toISOString()}`).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

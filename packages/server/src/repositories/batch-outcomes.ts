@@ -20,7 +20,7 @@ export function createBatchOutcomesRepository(db: Db) {
   return {
     /**
      * One company's outcome in one batch. A queue's retried job records again under the same batch: its outcome
-     * replaces a `failed` or `interrupted` one of an earlier attempt, never a finished one.
+     * replaces a `failed` or `interrupted` one of an earlier attempt, never a `created` or `exists` one.
      */
     async record(row: BatchOutcomesTable): Promise<void> {
       const { batch_id: _batch, company_id: _company, ...attempt } = row;
