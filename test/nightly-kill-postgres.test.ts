@@ -97,7 +97,7 @@ type Scenario = Awaited<ReturnType<typeof scenario>>;
 
 /**
  * Waits for today's nightly run of every company and its recorded outcome (written just after the run), then checks
- * there is exactly one run each, each created once.
+ * there is exactly one run each and a finished outcome for each.
  */
 async function expectOneRunEach(run: Scenario): Promise<void> {
   await waitFor(
@@ -108,9 +108,14 @@ async function expectOneRunEach(run: Scenario): Promise<void> {
     { what: "a nightly run and outcome of every company", timeoutMs: 60_000, intervalMs: 250 },
   );
   expect(await run.nightlyRuns()).toEqual(COMPANIES.map((company_id) => ({ company_id, n: 1 })));
-  expect(await run.outcomes()).toEqual([
-    { status: "created", n: COMPANIES.length, companies: COMPANIES.length },
-  ]);
+  // Nothing left failed or interrupted; every company has its outcome, nearly always `created` (an attempt retried
+  // after the expiry while the first still ran finds the run there and may record `exists` first).
+  const outcomes = await run.outcomes();
+  expect(outcomes.filter((o) => o.status !== "created" && o.status !== "exists")).toEqual([]);
+  const { rows } = await run.sql.query(
+    "select count(distinct company_id)::int as n from batch_outcomes where status in ('created', 'exists')",
+  );
+  expect(rows[0].n).toBe(COMPANIES.length);
 }
 
 beforeAll(async () => {
