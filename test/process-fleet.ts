@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { createServerContext, demoScenario, loadConfig, seedCompanyFromMarket } from "@pricing/server";
 import pg from "pg";
 import { fromSource } from "./tsx-source.js";
 
@@ -124,22 +125,27 @@ export async function startReplica(
   return { process, url };
 }
 
-/** A fresh database on the test PostgreSQL server, dropped by the returned function. */
+/**
+ * A fresh database on the test PostgreSQL server, dropped by the returned function; with `template`, a copy of
+ * that database (which nothing may be connected to), so one seeding serves several scenarios.
+ */
 export async function createTestDatabase(
   serverUrl: string,
   prefix: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
+  template?: string,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template === undefined ? "" : ` template ${template}`}`);
   } finally {
     await admin.end();
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const client = new pg.Client({ connectionString: serverUrl });
@@ -151,4 +157,31 @@ export async function createTestDatabase(
       }
     },
   };
+}
+
+/**
+ * Seeds `ids` in the database of `env` (UTC companies, a small demo market each, `options` as `demoScenario`'s)
+ * from this process, before any `pricing` process starts.
+ */
+export async function seedCompanies(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  ids: readonly string[],
+  options: Omit<Parameters<typeof demoScenario>[0], "name" | "seed">,
+): Promise<void> {
+  const ctx = await createServerContext(loadConfig(env, { dataDir }));
+  try {
+    for (const [i, id] of ids.entries()) {
+      await seedCompanyFromMarket(ctx, {
+        companyId: id,
+        name: id,
+        timezone: "UTC",
+        currency: "EUR",
+        dir: join(dataDir, "csv", id),
+        scenario: demoScenario({ ...options, name: id, seed: 20 + i }),
+      });
+    }
+  } finally {
+    await ctx.close();
+  }
 }

@@ -41,6 +41,11 @@ export function createDatabase(options: DatabaseOptions): Db {
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // A connection lost (the database restarted, a backend terminated) fails the query running on it, which its
+    // caller handles; pg also emits the error on the client, or on the pool when idle, and an unheard emit would end
+    // the whole process.
+    pool.on("error", () => undefined);
+    pool.on("connect", (client) => client.on("error", () => undefined));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });

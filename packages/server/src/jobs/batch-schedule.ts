@@ -1,7 +1,6 @@
 import { Cron } from "croner";
 import type { ServerContext } from "../context.js";
-import type { CompanyRow } from "../db/schema.js";
-import { companyToday } from "../services/company-today.js";
+import { unfinishedCompanies } from "./batch-catch-up.js";
 import { type BatchReport, runNightlyBatch } from "./nightly-batch.js";
 
 export interface BatchSchedule {
@@ -62,9 +61,7 @@ export function startBatchSchedule(
 
 /**
  * A server that was down at the scheduled time, or stopped or killed in the middle of a batch, finishes it at
- * start: every company that no batch has recorded an outcome for since the latest scheduled time and that lacks
- * today's nightly run (in its own time zone) runs now. A company whose run failed has its failure recorded and is
- * not retried at every start; one interrupted by a shutdown is.
+ * start: the companies of `unfinishedCompanies` since the latest scheduled time run now.
  */
 async function catchUp(
   ctx: ServerContext,
@@ -75,13 +72,7 @@ async function catchUp(
   try {
     const missed = job.previousRuns(1, ctx.clock())[0];
     if (!missed) return null;
-    const attempted = await ctx.repositories.batchOutcomes.companiesSince(missed.toISOString());
-    const unfinished: CompanyRow[] = [];
-    for (const company of await ctx.repositories.companies.list()) {
-      if (attempted.has(company.company_id)) continue;
-      const today = companyToday(ctx.clock(), company.timezone);
-      if (!(await ctx.repositories.runs.nightlyExists(company.company_id, today))) unfinished.push(company);
-    }
+    const unfinished = await unfinishedCompanies(ctx, missed);
     if (unfinished.length === 0) return null;
     if (signal.aborted) return null;
     const report = await runNightlyBatch(ctx, { trigger: "catch_up", companies: unfinished, signal });

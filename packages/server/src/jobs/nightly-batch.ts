@@ -115,16 +115,22 @@ export async function runCompanyNightly(
           : unfinished("interrupted", `${interrupted}; ${describe(error)}`);
     }
   }
-  try {
-    await ctx.repositories.batchOutcomes.record({
+  const record = () =>
+    ctx.repositories.batchOutcomes.record({
       batch_id: batchId,
       trigger,
       ...outcome,
       started_at: began,
       finished_at: ctx.clock().toISOString(),
     });
+  try {
+    await record().catch(
+      // The run may have failed by losing its PostgreSQL connection, which the pool can hand out once more before
+      // it notices; it drops it then, and a second try gets a live one.
+      () => record(),
+    );
   } catch (error) {
-    // Also a retried job whose first attempt recorded the outcome before its worker died.
+    // The database is gone (a shutdown past the queue's grace period): the next start's catch-up runs it.
     ctx.logger.error({ err: error, batch_id: batchId }, "could not record the batch outcome");
   }
   return { ...outcome, seconds: (performance.now() - t0) / 1000 };

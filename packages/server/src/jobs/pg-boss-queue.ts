@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import PgBoss from "pg-boss";
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
-import type { BatchOutcomesTable } from "../db/schema.js";
+import type { BatchOutcomesTable, CompanyRow } from "../db/schema.js";
 import { withSetupLock } from "./advisory-locks.js";
+import { latestFiring, unfinishedCompanies } from "./batch-catch-up.js";
 import type { JobQueue, TrainJobData } from "./job-queue.js";
 import { runCompanyNightly } from "./nightly-batch.js";
 import { runTrainOperation } from "./train-operation.js";
@@ -28,6 +30,55 @@ interface NightlyCompanyData {
 /** The handler's job with the retry counters (`includeMetadata`). */
 type JobWithMetadata<T> = PgBoss.JobWithMetadata<T>;
 
+/**
+ * The id of a company's job for one firing of the nightly cron, the same in every process: whoever queues it (the
+ * firing's fan-out, the catch-up of any worker that starts) inserts the same row, and pg-boss keeps the first
+ * (`on conflict do nothing`), so each company gets one job per firing across all processes and restarts.
+ */
+function nightlyJobId(companyId: string, firing: Date): string {
+  const hex = createHash("sha256").update(`nightly:${companyId}:${firing.toISOString()}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** One job per company for `firing`, all under one new batch id; a job already queued for it is kept as is. */
+function nightlyJobs(companies: readonly CompanyRow[], firing: Date, trigger: BatchOutcomesTable["trigger"]) {
+  const batchId = `bat_${ulid()}`;
+  const jobs = companies.map((c) => ({
+    name: QUEUES.nightlyCompany,
+    id: nightlyJobId(c.company_id, firing),
+    data: { batchId, companyId: c.company_id, trigger } satisfies NightlyCompanyData,
+  }));
+  return { batchId, jobs };
+}
+
+/**
+ * The start-up catch-up on PostgreSQL (issue 15 item 12): a worker that starts queues a job for every company of
+ * `unfinishedCompanies` since the latest firing, the query the embedded mode's catch-up runs. The firing's own
+ * job ids make it exactly once across processes: companies whose jobs are still queued or running (a batch a
+ * dead worker left, a fan-out in progress, another worker's catch-up) keep theirs, and retries finish them. The
+ * workers starting together take turns (an advisory lock), so the second finds the first's jobs.
+ */
+async function catchUpOnQueue(ctx: ServerContext, boss: PgBoss): Promise<void> {
+  const settings = ctx.config.pricing;
+  try {
+    const firing = latestFiring(settings.batchCron, ctx.clock());
+    if (firing === null) return;
+    await withSetupLock(ctx.db, `${settings.jobSchema}:nightly-catch-up`, async () => {
+      const unfinished = await unfinishedCompanies(ctx, firing);
+      const { batchId, jobs } = nightlyJobs(unfinished, firing, "catch_up");
+      let queued = 0;
+      // One by one: pg-boss answers each with its id, or null when that job was there already.
+      for (const job of jobs) if ((await boss.send(job.name, job.data, { id: job.id })) !== null) queued++;
+      ctx.logger.info(
+        { batch_id: batchId, firing: firing.toISOString(), unfinished: unfinished.length, queued },
+        "nightly catch-up checked",
+      );
+    });
+  } catch (error) {
+    ctx.logger.error({ err: error }, "catching up the nightly batch failed");
+  }
+}
+
 async function ensureQueue(boss: PgBoss, name: string, options: PgBoss.Queue): Promise<void> {
   if (await boss.getQueue(name)) {
     await boss.updateQueue(name, options);
@@ -47,7 +98,10 @@ async function ensureQueue(boss: PgBoss, name: string, options: PgBoss.Queue): P
  * dies mid-job leaves it active until a worker's maintenance sweep (every `jobMaintenanceSeconds`) fails it, and
  * it is retried (`jobRetryLimit` times, `jobRetryDelaySeconds` doubled each time) by whichever worker polls
  * first. The nightly cron is a pg-boss schedule: it fires once across all processes and fans out one job per
- * company; the runs table's unique index keeps one nightly run per company and day whatever is retried.
+ * company (`nightlyJobId`); the runs table's unique index keeps one nightly run per company and day whatever is
+ * retried. pg-boss skips a firing no worker was up for: each working process, as it starts, queues what the
+ * latest firing left unfinished (`catchUpOnQueue`). A nightly run stopped by a shutdown is recorded `interrupted`
+ * and its job retried.
  */
 export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Promise<JobQueue> {
   const settings = ctx.config.pricing;
@@ -64,6 +118,8 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
     cronMonitorIntervalSeconds: 5,
   });
   boss.on("error", (error) => ctx.logger.error({ err: error }, "job queue error"));
+  // Aborted on close: a nightly run that fails while the worker stops is recorded `interrupted` and handed back.
+  const stopping = new AbortController();
   const queueOptions = {
     retryLimit: settings.jobRetryLimit,
     retryDelay: settings.jobRetryDelaySeconds,
@@ -100,30 +156,38 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
             if (!job) return;
             const company = await ctx.repositories.companies.get(job.data.companyId);
             if (!company) return;
-            const outcome = await runCompanyNightly(ctx, job.data.batchId, job.data.trigger, company);
-            ctx.logger.info(
-              { batch_id: job.data.batchId, company_id: company.company_id, status: outcome.status },
-              "nightly company job finished",
+            const fields = { batch_id: job.data.batchId, company_id: company.company_id, job_id: job.id };
+            ctx.logger.info({ ...fields, retry: job.retryCount }, "nightly company job started");
+            const outcome = await runCompanyNightly(
+              ctx,
+              job.data.batchId,
+              job.data.trigger,
+              company,
+              stopping.signal,
             );
-            // A failure is recorded in batch_outcomes; the retry tries once more, and keeps one run per day.
-            if (outcome.status === "failed") throw new Error(outcome.error ?? "nightly run failed");
+            ctx.logger.info({ ...fields, status: outcome.status }, "nightly company job finished");
+            // A failure or an interruption is recorded in batch_outcomes; the job goes back for a retry, which
+            // records over it and keeps one run per day.
+            if (outcome.status === "failed" || outcome.status === "interrupted") {
+              throw new Error(outcome.error ?? "nightly run failed");
+            }
           },
         );
       }
-      await boss.work(QUEUES.nightly, poll, async () => {
-        const batchId = `bat_${ulid()}`;
+      await boss.work(QUEUES.nightly, poll, async ([job]: JobWithMetadata<object>[]) => {
+        if (!job) return;
+        // The firing this job was sent for (pg-boss sends it within seconds of the cron's time).
+        const firing = latestFiring(settings.batchCron, job.createdOn) ?? job.createdOn;
         const companies = await ctx.repositories.companies.list();
-        if (companies.length > 0) {
-          await boss.insert(
-            companies.map((c) => ({
-              name: QUEUES.nightlyCompany,
-              data: { batchId, companyId: c.company_id, trigger: "schedule" } satisfies NightlyCompanyData,
-            })),
-          );
-        }
-        ctx.logger.info({ batch_id: batchId, companies: companies.length }, "nightly batch fanned out");
+        const { batchId, jobs } = nightlyJobs(companies, firing, "schedule");
+        if (jobs.length > 0) await boss.insert(jobs);
+        ctx.logger.info(
+          { batch_id: batchId, firing: firing.toISOString(), companies: companies.length },
+          "nightly batch fanned out",
+        );
       });
       await boss.schedule(QUEUES.nightly, settings.batchCron, {}, { tz: "UTC" });
+      await catchUpOnQueue(ctx, boss);
     }
   } catch (error) {
     await boss.stop({ graceful: false, wait: true });
@@ -138,6 +202,8 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
     },
     async close() {
       // Trainings were aborted first (ctx.training.abortAll): their handlers throw, the jobs go back for retry.
+      stopping.abort(new Error("the worker is shutting down"));
+      ctx.logger.info("job queue stopping");
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };

@@ -18,8 +18,22 @@ export interface RecordedBatch {
 /** What each nightly batch did for each company (migration 0002): written per company, read by `batch status`. */
 export function createBatchOutcomesRepository(db: Db) {
   return {
+    /**
+     * One company's outcome in one batch. A queue's retried job records again under the same batch: its outcome
+     * replaces a `failed` or `interrupted` one of an earlier attempt, never a `created` or `exists` one.
+     */
     async record(row: BatchOutcomesTable): Promise<void> {
-      await db.insertInto("batch_outcomes").values(row).execute();
+      const { batch_id: _batch, company_id: _company, ...attempt } = row;
+      await db
+        .insertInto("batch_outcomes")
+        .values(row)
+        .onConflict((oc) =>
+          oc
+            .columns(["batch_id", "company_id"])
+            .doUpdateSet(attempt)
+            .where("batch_outcomes.status", "in", ["failed", "interrupted"]),
+        )
+        .execute();
     },
 
     /**

@@ -62,6 +62,8 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
                   return pingDatabase(ctx.db);
                 },
               });
+        // Listening before saying so: whoever waits for the line may stop the worker at once.
+        const signalled = untilSignal();
         logger.info(
           {
             concurrency,
@@ -70,7 +72,7 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
           },
           "worker started",
         );
-        await untilSignal();
+        await signalled;
         logger.info("worker stopping");
         await schedule.stop();
         await stopWebhooks();
