@@ -78,7 +78,9 @@ export type {
   PlanInput,
   PlannedPrice,
   PlanSource,
+  PriceExplanation,
 } from "./plan/company-plan.js";
+export type { PriceBinding } from "./plan/day-price.js";
 export { planPrices } from "./plan/company-plan.js";
 export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";
