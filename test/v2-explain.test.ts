@@ -99,7 +99,8 @@ describe("explanations (explain=true) on the real server", () => {
       else if (r.price === g.max && e.rule_price > g.max) expect(e.binding).toBe("max_price");
       else {
         expect(e.binding).toBe("max_daily_change");
-        if (g.limit === null || before === null) throw new Error("moved inside the guardrails without a limit");
+        if (g.limit === null || before === null)
+          throw new Error("moved inside the guardrails without a limit");
         const edge = e.rule_price > r.price ? before * (1 + g.limit) : before * (1 - g.limit);
         expect(Math.abs(r.price - edge)).toBeLessThanOrEqual(0.01 + 1e-9);
       }
@@ -180,14 +181,20 @@ describe("explanations (explain=true) on the real server", () => {
     expect(nightly.run.kind).toBe("nightly");
     expect(nightly.recommendations.every((r) => r.explanation != null)).toBe(true);
 
-    const compute = await h.post(`${API}/recommendations/compute`, token, { company_id: COMPANY, explain: true });
+    const compute = await h.post(`${API}/recommendations/compute`, token, {
+      company_id: COMPANY,
+      explain: true,
+    });
     const computed = (await compute.json()) as { recommendations: Recommendation[] };
     const read = (await (await get("&explain=true")).json()) as { recommendations: Recommendation[] };
     expect(read.recommendations).toEqual(computed.recommendations);
   });
 
   it("reads a run persisted before explanations existed with explanation: null, and the plain read as before", async () => {
-    const latest = (await (await get("")).json()) as { run: Record<string, string>; recommendations: Recommendation[] };
+    const latest = (await (await get("")).json()) as {
+      run: Record<string, string>;
+      recommendations: Recommendation[];
+    };
     // The row as a server before migration 0011 wrote it: no explanation.
     await h.ctx.repositories.runs.insert(
       {

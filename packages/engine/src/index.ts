@@ -80,8 +80,8 @@ export type {
   PlanSource,
   PriceExplanation,
 } from "./plan/company-plan.js";
-export type { PriceBinding } from "./plan/day-price.js";
 export { planPrices } from "./plan/company-plan.js";
+export type { PriceBinding } from "./plan/day-price.js";
 export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";
 export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { addDays } from "../base/calendar.js";
+import { explorationAdvisor } from "../learn/learning-plan.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { trainingDataFromProblems } from "../policy/training-input.js";
-import { explorationAdvisor } from "../learn/learning-plan.js";
 import { buildProblem } from "../problem/problem-setup.js";
 import { type ActivePolicy, type PlannedPrice, planPrices } from "./company-plan.js";
 import { type CatalogProduct, type ProductState, productState } from "./product-state.js";
@@ -156,7 +156,8 @@ describe("planPrices explaining", () => {
               default:
                 throw new Error(`the rule is never capped: ${e.binding}`);
             }
-            const index = p.ruleParams.weekdayIndex[(new Date(`${r.date}T00:00:00Z`).getUTCDay() + 6) % 7] ?? 1;
+            const index =
+              p.ruleParams.weekdayIndex[(new Date(`${r.date}T00:00:00Z`).getUTCDay() + 6) % 7] ?? 1;
             expect(Math.abs(e.weekday_index - index)).toBeLessThanOrEqual(5e-5 + 1e-12);
             expect(e.elasticity).toBeNull();
             expect(e.observed_price_range[0]).toBeLessThanOrEqual(e.observed_price_range[1]);

@@ -63,7 +63,9 @@ export const explanationSchema = z
       ),
     weekday_index: z
       .number()
-      .describe("Units sold on the date's weekday relative to the average day, from the history (1 without)."),
+      .describe(
+        "Units sold on the date's weekday relative to the average day, from the history (1 without).",
+      ),
     stock_cover_days: z
       .number()
       .nullable()

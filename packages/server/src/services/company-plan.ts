@@ -116,7 +116,10 @@ function toRecommendation(p: PlannedPrice): ComputeResponse["recommendations"][n
       : {
           explanation: {
             ...p.explanation,
-            observed_price_range: [p.explanation.observed_price_range[0], p.explanation.observed_price_range[1]],
+            observed_price_range: [
+              p.explanation.observed_price_range[0],
+              p.explanation.observed_price_range[1],
+            ],
           },
         }),
   };
