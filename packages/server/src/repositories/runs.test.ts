@@ -207,7 +207,11 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       expect(plain).toEqual(items.map(({ explanation: _, ...r }) => r));
       expect(plain.every((r) => !("explanation" in r))).toBe(true);
       // Migration 0011 adds the column as null on the rows it finds.
-      await ctx.db.updateTable("recommendations").set({ explanation: null }).where("run_id", "=", id).execute();
+      await ctx.db
+        .updateTable("recommendations")
+        .set({ explanation: null })
+        .where("run_id", "=", id)
+        .execute();
       const old = await store.recommendations(id, { explain: true });
       expect(old.map((r) => r.explanation)).toEqual([null, null]);
     });
