@@ -105,6 +105,27 @@ describe("PricingClient: idempotency, conditional reads, history and rollback", 
     expect(v2("/v2/runs").map((s) => s.status)).toEqual([200, 200]);
   });
 
+  it("explain: each item's explanation on compute and on reads, cached apart from the plain read", async () => {
+    const api = client();
+    const dry = await api.computeRecommendations({ company_id: COMPANY, dry_run: true, explain: true });
+    expect(dry.recommendations.every((r) => r.explanation != null)).toBe(true);
+    const run = await api.computeRecommendations({ company_id: COMPANY });
+    expect(run.recommendations.every((r) => !("explanation" in r))).toBe(true);
+    sent.length = 0;
+    const plain = await api.getRecommendations({ company_id: COMPANY });
+    const explained = await api.getRecommendations({ company_id: COMPANY, explain: true });
+    expect(plain.recommendations.every((r) => !("explanation" in r))).toBe(true);
+    expect(explained.recommendations.map(({ explanation: _, ...r }) => r)).toEqual(plain.recommendations);
+    const binding = explained.recommendations[0]?.explanation?.binding;
+    expect([null, "min_price", "max_price", "max_daily_change", "exploration_limit"]).toContain(binding);
+    expect(await api.getRecommendations({ company_id: COMPANY, explain: true })).toEqual(explained);
+    expect(v2("/v2/recommendations?").map((s) => [s.status, s.url.includes("explain=true")])).toEqual([
+      [200, false],
+      [200, true],
+      [304, true],
+    ]);
+  });
+
   it("getModelHistory and rollbackModel: back to the first approved artifact, stale is 409", async () => {
     const api = client();
     const v1 = await api.trainModel({ company_id: COMPANY, auto_approve: true });

@@ -13,6 +13,7 @@ export {
 export type {
   ComputeRequest,
   ComputeResponse,
+  Explanation,
   GetModelQuery,
   GetRecommendationsQuery,
   HistoryArtifact,

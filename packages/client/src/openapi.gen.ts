@@ -611,6 +611,39 @@ export interface components {
         };
         /**
          * @example {
+         *       "rule_price": 18.99,
+         *       "weekday_index": 1.12,
+         *       "stock_cover_days": 9.4,
+         *       "elasticity": 1.8,
+         *       "elasticity_se": 0.21,
+         *       "observed_price_range": [
+         *         17.99,
+         *         21.99
+         *       ],
+         *       "binding": null
+         *     }
+         */
+        Explanation: {
+            /** @description The rule's own price before the guardrails and the max daily change (base price x weekday index ^ k x stock pacing); the item's rule_price is this price bound. */
+            rule_price: number;
+            /** @description Units sold on the date's weekday relative to the average day, from the history (1 without). */
+            weekday_index: number;
+            /** @description Stock at the start of the date divided by the date's expected_units; null when the stock is unlimited or expected_units is 0. */
+            stock_cover_days: number | null;
+            /** @description Price elasticity of the demand fit; null when the fit does not know the product. */
+            elasticity: number | null;
+            /** @description Its standard error; null with it (or when not finite). */
+            elasticity_se: number | null;
+            /** @description Lowest and highest price the history sold at; the base price twice without history. */
+            observed_price_range: [
+                number,
+                number
+            ];
+            /** @description The constraint that moved the price from what the model, learner or rule chose: a guardrail (also where it overrides the max daily change), the max daily change, or the exploration cap on a model's price; null when none did. */
+            binding: ("min_price" | "max_price" | "max_daily_change" | "exploration_limit") | null;
+        };
+        /**
+         * @example {
          *       "product_id": "sku-1",
          *       "date": "2026-11-22",
          *       "price": 19.49,
@@ -654,6 +687,8 @@ export interface components {
             expected_units_p90: number | null;
             /** @description The price was chosen partly to learn, or leaves the range of prices the history has sold at; null on runs persisted before it existed. */
             exploratory: boolean | null;
+            /** @description Only with explain=true: why the price is what it is, as computed when the run was persisted; null on runs persisted before explanations existed. */
+            explanation?: components["schemas"]["Explanation"] | null;
         };
         /**
          * @example {
@@ -1226,6 +1261,8 @@ export interface operations {
                 /** @description 0 is the latest run, 1 the run before it. */
                 runs_ago?: number;
                 product_id?: string;
+                /** @description true adds `explanation` to each item (stored with the run; the response has its own ETag). */
+                explain?: "true" | "false";
             };
             header?: {
                 /**
@@ -1496,6 +1533,11 @@ export interface operations {
                      * @default false
                      */
                     dry_run?: boolean;
+                    /**
+                     * @description Adds `explanation` to each item (a persisted run stores them either way).
+                     * @default false
+                     */
+                    explain?: boolean;
                     /**
                      * Format: date
                      * @description First date priced; default the company's today. Not before the company's today (in its time zone) and at most 366 days after it; the range spans at most 366 days. Outside these bounds: 400 validation_error.

@@ -184,7 +184,10 @@ export class PricingClient {
     }
   }
 
-  /** `GET /v2/recommendations`: the recommendations of a persisted run (`runs_ago` 0 = latest), by date range. */
+  /**
+   * `GET /v2/recommendations`: the recommendations of a persisted run (`runs_ago` 0 = latest), by date range;
+   * `explain: true` adds each item's `explanation` (stored with the run, so it never changes).
+   */
   getRecommendations(
     query: GetRecommendationsQuery,
     options?: CallOptions,
@@ -201,7 +204,10 @@ export class PricingClient {
     return this.#call("listRuns", { method: "GET", path: "/v2/runs", query, conditional: true }, options);
   }
 
-  /** `POST /v2/recommendations/compute`: runs the policy now (2 min deadline); persists a run unless `dry_run`. */
+  /**
+   * `POST /v2/recommendations/compute`: runs the policy now (2 min deadline); persists a run unless `dry_run`;
+   * `explain: true` adds each item's `explanation`.
+   */
   computeRecommendations(body: ComputeRequest, options?: PostOptions): Promise<ComputeResponse> {
     return this.#post("computeRecommendations", "/v2/recommendations/compute", body, options);
   }

@@ -15,9 +15,14 @@ type OkOf<O> = O extends { responses: { 200: { content: { "application/json": in
 export type TokenResponse = OkOf<operations["exchangeToken"]>;
 export type TokenRequest = JsonBodyOf<operations["exchangeToken"]>;
 
-export type GetRecommendationsQuery = QueryOf<operations["getRecommendations"]>;
+/** The read's query; `explain: true` (or "true") adds each item's `explanation`. */
+export type GetRecommendationsQuery = Omit<QueryOf<operations["getRecommendations"]>, "explain"> & {
+  explain?: boolean | "true" | "false";
+};
 export type RecommendationsResponse = OkOf<operations["getRecommendations"]>;
 export type Recommendation = RecommendationsResponse["recommendations"][number];
+/** Why a price is what it is (`explain`): the rule's own price, the demand fit, and the constraint that bound it. */
+export type Explanation = components["schemas"]["Explanation"];
 export type Run = RecommendationsResponse["run"];
 
 export type ListRunsQuery = QueryOf<operations["listRuns"]>;

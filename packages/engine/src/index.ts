@@ -78,8 +78,10 @@ export type {
   PlanInput,
   PlannedPrice,
   PlanSource,
+  PriceExplanation,
 } from "./plan/company-plan.js";
 export { planPrices } from "./plan/company-plan.js";
+export type { PriceBinding } from "./plan/day-price.js";
 export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";
 export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";

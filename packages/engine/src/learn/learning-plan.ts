@@ -30,6 +30,8 @@ export interface LearningPlanInput {
    * alone, capped, each row with its band (the kill switch passes the rule here).
    */
   readonly online: boolean;
+  /** Adds `explanation` to every row (`PlanInput.explain`). */
+  readonly explain?: boolean;
 }
 
 /** Largest standard deviation of a drawn parameter (as the learner's: a fit of a few days says "unknown", not e^1000). */
@@ -70,6 +72,7 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
     fit: fitted,
     ...(learner === undefined ? {} : { learner }),
     advisor: explorationAdvisor(input.history, input.exploration, fitted),
+    ...(input.explain ? { explain: true } : {}),
   });
 }
 

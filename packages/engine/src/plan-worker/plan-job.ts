@@ -93,6 +93,7 @@ export function runPlanJob(
     endDate: input.endDate,
     products: input.products,
     active: input.active,
+    ...(input.explain ? { explain: true } : {}),
     ...learning,
   });
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { addDays } from "../base/calendar.js";
+import { explorationAdvisor } from "../learn/learning-plan.js";
 import type { SalesRow } from "../market/generate-market.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
@@ -101,6 +102,103 @@ describe("planPrices with the rule", () => {
       ),
       { numRuns: 150, seed: 42 },
     );
+  });
+});
+
+describe("planPrices explaining", () => {
+  it("adds an explanation whose binding follows from the price, the guardrails and the previous price", () => {
+    const seen = new Set<string | null>();
+    fc.assert(
+      fc.property(fc.array(productArb, { minLength: 1, maxLength: 4 }), (cases) => {
+        const products = cases.map(stateOf);
+        const input = {
+          today: TODAY,
+          startDate: TODAY,
+          endDate: addDays(TODAY, 20),
+          products,
+          active: RULE,
+          fit: () => null,
+        };
+        const plain = planPrices(input);
+        const explained = planPrices({ ...input, explain: true });
+        // Explaining never moves a price.
+        expect(explained.map(({ explanation: _, ...row }) => row)).toEqual(plain);
+        const lists = byProduct(explained);
+        for (const p of products) {
+          let prev = p.lastPrice;
+          let stock = p.stock ?? Number.POSITIVE_INFINITY;
+          for (const r of lists.get(p.product.product_id) ?? []) {
+            const e = r.explanation;
+            if (e === undefined) throw new Error("no explanation");
+            seen.add(e.binding);
+            const limit = p.product.max_daily_change;
+            switch (e.binding) {
+              case null:
+                expect(r.price).toBe(e.rule_price);
+                break;
+              case "min_price":
+                expect(r.price).toBe(p.minPrice);
+                expect(e.rule_price).not.toBe(r.price);
+                break;
+              case "max_price":
+                expect(r.price).toBe(p.maxPrice);
+                expect(e.rule_price).not.toBe(r.price);
+                break;
+              case "max_daily_change": {
+                if (limit === null || prev === null) throw new Error("max_daily_change without a limit");
+                expect(r.price).toBeGreaterThan(p.minPrice);
+                expect(r.price).toBeLessThan(p.maxPrice);
+                // At the window's edge on the side the rule wanted to go, to the cent.
+                const edge = e.rule_price > r.price ? prev * (1 + limit) : prev * (1 - limit);
+                expect(Math.abs(r.price - edge)).toBeLessThanOrEqual(0.01 + 1e-9);
+                break;
+              }
+              default:
+                throw new Error(`the rule is never capped: ${e.binding}`);
+            }
+            const index =
+              p.ruleParams.weekdayIndex[(new Date(`${r.date}T00:00:00Z`).getUTCDay() + 6) % 7] ?? 1;
+            expect(Math.abs(e.weekday_index - index)).toBeLessThanOrEqual(5e-5 + 1e-12);
+            expect(e.elasticity).toBeNull();
+            expect(e.observed_price_range[0]).toBeLessThanOrEqual(e.observed_price_range[1]);
+            if (Number.isFinite(stock) && r.expected_units > 0) {
+              // Cents of a day, off by the rounding of the units (4 decimals) in the ratio and in the stock.
+              const u = r.expected_units;
+              const tolerance = 0.006 + (stock / u) * (1e-4 / u) + (21 * 5e-5) / u;
+              expect(Math.abs((e.stock_cover_days ?? Number.NaN) - stock / u)).toBeLessThanOrEqual(tolerance);
+            } else expect(e.stock_cover_days).toBeNull();
+            stock = Math.max(0, stock - r.expected_units);
+            prev = r.price;
+          }
+        }
+      }),
+      { numRuns: 80, seed: 7 },
+    );
+    expect([...seen].sort()).toEqual(["max_daily_change", "max_price", "min_price", null].sort());
+  });
+
+  it("gives the observed price range from the history, the base price alone without it", () => {
+    const withHistory = stateOf(
+      { base: 10, lo: 0.5, hi: 2, change: null, stock: null, seasonDays: 5, historyDays: 4, dailyUnits: 3 },
+      0,
+    );
+    const without = stateOf(
+      { base: 10, lo: 0.5, hi: 2, change: null, stock: null, seasonDays: 5, historyDays: 0, dailyUnits: 3 },
+      1,
+    );
+    const rows = planPrices({
+      today: TODAY,
+      startDate: TODAY,
+      endDate: TODAY,
+      products: [withHistory, without],
+      active: RULE,
+      fit: () => null,
+      explain: true,
+    });
+    expect(rows.map((r) => r.explanation?.observed_price_range)).toEqual([
+      [9, 13],
+      [10, 10],
+    ]);
   });
 });
 
@@ -218,6 +316,33 @@ describe("planPrices with a policy", () => {
       fit: () => null,
     });
     expect(rows.every((r) => r.price >= 19 && r.price <= 21 && r.source === "approved")).toBe(true);
+  });
+
+  it("names the exploration cap where it alone moved the policy's price", () => {
+    // No history: `off` keeps the policy between the base price and the rule's price.
+    const advisor = explorationAdvisor([], "off", () => null);
+    const input = {
+      today: TODAY,
+      startDate: TODAY,
+      endDate: addDays(TODAY, 7),
+      products: trained,
+      active,
+      fit: () => null,
+      explain: true,
+    };
+    const free = planPrices(input);
+    const capped = planPrices({ ...input, advisor });
+    expect(free.some((r) => r.explanation?.binding === "exploration_limit")).toBe(false);
+    const limited = capped.filter((r) => r.explanation?.binding === "exploration_limit");
+    expect(limited.length).toBeGreaterThan(0);
+    for (const r of limited) {
+      // At an end of the cap's range: the base price or the rule's.
+      expect([r.base_price, r.rule_price]).toContain(r.price);
+      expect(r.source).toBe("approved");
+    }
+    // The same plan unexplained: explaining never moves a price.
+    const { explain: _, ...plain } = input;
+    expect(planPrices({ ...plain, advisor }).map((r) => r.price)).toEqual(capped.map((r) => r.price));
   });
 
   it("returns only the requested dates, planned from today", () => {

@@ -2,7 +2,15 @@ import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
-import { boundPrice, expectedUnitsOn, ruleDay, ruleRawPrice } from "./day-price.js";
+import {
+  boundPrice,
+  expectedUnitsOn,
+  type PriceBinding,
+  priceBinding,
+  ruleDay,
+  ruleRawPrice,
+  unboundedRulePrice,
+} from "./day-price.js";
 import { type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
 
 /** What backs a plan: a loaded policy with the slot it came from, or the rule. */
@@ -36,6 +44,34 @@ export interface PlannedPrice {
   readonly expected_units_p90?: number;
   /** Present with p10/p90: the price was chosen partly to learn (or leaves the prices the history sold at). */
   readonly exploratory?: boolean;
+  /** Present where the plan was asked to explain (`PlanInput.explain`): why the price is what it is. */
+  readonly explanation?: PriceExplanation;
+}
+
+/** Why a planned price is what it is, in plain data (it crosses from the planning threads and is stored as JSON). */
+export interface PriceExplanation {
+  /**
+   * The rule's own price before the guardrails and the max daily change (base price x weekday index ^ k x stock
+   * pacing), in cents; the row's `rule_price` is this price bound.
+   */
+  readonly rule_price: number;
+  /** The rule's weekday index of the date: units sold that weekday relative to the average day (1 without history). */
+  readonly weekday_index: number;
+  /**
+   * Days the stock at the start of the date lasts at the date's expected units (stock / expected_units); null when
+   * the stock is unlimited or nothing is expected to sell.
+   */
+  readonly stock_cover_days: number | null;
+  /** The demand fit's price elasticity and its standard error; null when the fit does not know the product. */
+  readonly elasticity: number | null;
+  readonly elasticity_se: number | null;
+  /** Lowest and highest price the product's history sold at; the base price alone without history. */
+  readonly observed_price_range: readonly [number, number];
+  /**
+   * The constraint that moved the price away from what its pricer (policy, learner or rule) chose: a guardrail, the
+   * max daily change, or the exploration cap on a policy's price; null when none did.
+   */
+  readonly binding: PriceBinding | null;
 }
 
 /** A learner's price for one product on one date, before today's guardrails and max daily change. */
@@ -93,6 +129,8 @@ export interface PlanInput {
   readonly learner?: OnlinePricer;
   /** Caps the policy's prices (never the rule's) and gives the rows it prices p10/p90 and `exploratory`. */
   readonly advisor?: PlanAdvisor;
+  /** Adds `explanation` to every row (it asks the demand fit for the elasticities). Prices stay the same. */
+  readonly explain?: boolean;
 }
 
 /** One product as the plan walks it day by day. */
@@ -153,13 +191,19 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       const advisor = input.advisor;
       let price = rule;
       let units: number;
+      // What the pricer chose, and the exploration cap's price where it moved it: the binding is read from these.
+      let wanted: number | null = null;
+      let capped = false;
       if (online !== null) {
+        wanted = online.price;
         price = boundPrice(state, online.price, lane.prev);
         units =
           price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
       } else if (learned !== null && lane.policyIndex !== undefined) {
         const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
         const chosen = advisor === undefined ? picked : advisor.cap(state, picked, rule);
+        wanted = chosen;
+        capped = chosen !== picked;
         price = boundPrice(state, chosen, lane.prev);
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
         units =
@@ -180,6 +224,19 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           expected_units: round4(units),
           expected_revenue: roundCents(units * price),
         };
+        const explained = input.explain
+          ? {
+              explanation: explain(state, fit, {
+                weekday,
+                rawRule: unboundedRulePrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
+                wanted,
+                capped,
+                price,
+                stock,
+                units,
+              }),
+            }
+          : {};
         if (online !== null) {
           out.push({
             ...row,
@@ -188,6 +245,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
             expected_units_p10: Math.min(online.unitsP10, row.expected_units),
             expected_units_p90: Math.max(online.unitsP90, row.expected_units),
             exploratory: online.exploratory,
+            ...explained,
           });
         } else {
           const band = advisor?.band(state, date, price, stock);
@@ -202,6 +260,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
                   expected_units_p90: Math.max(band.p90, row.expected_units),
                   exploratory: learned !== null && advisor.outside(state, price),
                 }),
+            ...explained,
           });
         }
       }
@@ -210,6 +269,41 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     });
   }
   return out;
+}
+
+interface DayPricing {
+  readonly weekday: number;
+  /** The rule's price before the guardrails and the max daily change. */
+  readonly rawRule: number;
+  /** The policy's (after the exploration cap) or the learner's price; null where the rule priced. */
+  readonly wanted: number | null;
+  /** Whether the exploration cap moved the policy's price. */
+  readonly capped: boolean;
+  readonly price: number;
+  readonly stock: number;
+  readonly units: number;
+}
+
+/** A row's explanation from the day's pricing and the product's state (and its demand fit). */
+function explain(state: ProductState, fit: () => FittedDemand | null, day: DayPricing): PriceExplanation {
+  const fitted = fit()?.products.get(state.product.product_id);
+  const se = fitted?.stdErrors.elasticity;
+  const base = state.product.base_price;
+  // The guardrails or the max daily change where they moved the price; the cap where it alone did.
+  const bound = priceBinding(state, day.wanted ?? day.rawRule, day.price);
+  return {
+    rule_price: roundCents(day.rawRule),
+    weekday_index: round4(state.ruleParams.weekdayIndex[day.weekday] ?? 1),
+    // Against the row's units as served (4 decimals): a tail too small to show is "nothing expected".
+    stock_cover_days:
+      Number.isFinite(day.stock) && round4(day.units) > 0
+        ? Math.round((day.stock / round4(day.units)) * 100) / 100
+        : null,
+    elasticity: fitted === undefined ? null : round4(fitted.elasticity),
+    elasticity_se: se === undefined || !Number.isFinite(se) ? null : round4(se),
+    observed_price_range: state.observedPriceRange ?? [base, base],
+    binding: bound ?? (day.capped ? "exploration_limit" : null),
+  };
 }
 
 /**

@@ -32,6 +32,42 @@ export function ruleRawPrice(state: ProductState, day: RuleDay, stock: number): 
   );
 }
 
+/** The rule's price with `stock` left before any guardrail: what the rule itself asks (currency units). */
+export function unboundedRulePrice(state: ProductState, day: RuleDay, stock: number): number {
+  return rulePrice(
+    state.ruleParams,
+    {
+      weekday: day.weekday,
+      stockLeft: Number.isFinite(stock) ? stock : null,
+      remainingWeekdayCounts: day.remainingWeekdays,
+    },
+    { minPrice: Number.NEGATIVE_INFINITY, maxPrice: Number.POSITIVE_INFINITY },
+  );
+}
+
+/** Which constraint moved a price: a guardrail, the max daily change, or the exploration cap on a policy's price. */
+export type PriceBinding = "min_price" | "max_price" | "max_daily_change" | "exploration_limit";
+
+/**
+ * Which of `boundPrice`'s limits moved `wanted` to `price` (its result): null when the price is `wanted` to the
+ * cent. A price at a guardrail is that guardrail's doing (it also wins when the max daily change cannot hold, and
+ * the guardrail is the tighter limit where both reach the same price); a price moved inside them, the max daily
+ * change's.
+ */
+export function priceBinding(
+  state: ProductState,
+  wanted: number,
+  price: number,
+): Exclude<PriceBinding, "exploration_limit"> | null {
+  if (Math.abs(price - roundCents(wanted)) < 1e-9) return null;
+  const atMin = price <= state.minPrice + 1e-9;
+  const atMax = price >= state.maxPrice - 1e-9;
+  if (atMin && atMax) return wanted > price ? "max_price" : "min_price";
+  if (atMin) return "min_price";
+  if (atMax) return "max_price";
+  return "max_daily_change";
+}
+
 /**
  * A price made binding: inside today's guardrails and, where it can, within the max daily change of the previous
  * price, in cents. The guardrails win when both cannot hold (a previous price far outside them): the nearest bound.

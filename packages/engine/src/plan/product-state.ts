@@ -34,6 +34,11 @@ export interface ProductState {
   readonly minPrice: number;
   readonly maxPrice: number;
   readonly ruleParams: RuleParams;
+  /**
+   * Lowest and highest price (cents) the product's history sold at; `productState` sets it, the base price alone
+   * without history. Absent: the plan explains with the base price alone.
+   */
+  readonly observedPriceRange?: readonly [number, number];
   /** The selling problem from today on, without demand, on the catalogue grid. */
   readonly setup: ProblemSetup;
 }
@@ -82,6 +87,13 @@ export function productState(
   if (product.season_end !== null) horizon = daysBetween(today, product.season_end) + 1;
   horizon = Math.max(1, Math.min(MAX_HORIZON, horizon));
   const limit = product.max_daily_change;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const r of history) {
+    if (r.product_id !== product.product_id) continue;
+    lo = Math.min(lo, r.price);
+    hi = Math.max(hi, r.price);
+  }
   return {
     product,
     stock,
@@ -89,6 +101,8 @@ export function productState(
     minPrice,
     maxPrice,
     ruleParams: ruleParamsFromHistory(history, product.product_id, product.base_price),
+    observedPriceRange:
+      lo <= hi ? [roundCents(lo), roundCents(hi)] : [product.base_price, product.base_price],
     setup: {
       productId: product.product_id,
       startDate: today,

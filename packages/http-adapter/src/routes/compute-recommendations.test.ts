@@ -54,7 +54,7 @@ const route: RouteUnderTest<ComputeRequest, ComputeResponse> = {
   url: `/public/v1${url}`,
   bearer: true,
   request: { company_id: COMPANY },
-  input: { company_id: COMPANY, dry_run: false },
+  input: { company_id: COMPANY, dry_run: false, explain: false },
   serve: (compute) => ({ pricing: { compute } }),
   answer: persisted,
   responseSchema: computeResponseSchema,
@@ -63,6 +63,7 @@ const route: RouteUnderTest<ComputeRequest, ComputeResponse> = {
   invalid: [
     [{}, "company_id"],
     [{ company_id: COMPANY, dry_run: "yes" }, "dry_run"],
+    [{ company_id: COMPANY, explain: "true" }, "explain"],
     [{ company_id: COMPANY, start_date: "2026-13-01" }, "start_date"],
     [{ company_id: COMPANY, start_date: "2026-11-28", end_date: "2026-11-22" }, "start_date"],
     [{ company_id: COMPANY, horizon_days: 7 }, "horizon_days"],
@@ -84,7 +85,7 @@ describe("POST /v2/recommendations/compute", () => {
     const res = await app.inject({ method: "POST", url, payload: body, headers: await bearer() });
     expect(res.statusCode).toBe(200);
     expect(computeResponseSchema.parse(res.json())).toEqual(dryRun);
-    expect(calls.map((c) => c.input)).toEqual([body]);
+    expect(calls.map((c) => c.input)).toEqual([{ ...body, explain: false }]);
   });
 
   describe("errors", () => {

@@ -50,7 +50,7 @@ const route: RouteUnderTest<GetRecommendationsQuery, RecommendationsResponse> = 
   url: `/public/v1${url}`,
   bearer: true,
   request: { company_id: COMPANY },
-  input: { company_id: COMPANY, runs_ago: 0 },
+  input: { company_id: COMPANY, runs_ago: 0, explain: false },
   serve: (getRecommendations) => ({ pricing: { getRecommendations } }),
   answer: read,
   responseSchema: recommendationsResponseSchema,
@@ -64,6 +64,8 @@ const route: RouteUnderTest<GetRecommendationsQuery, RecommendationsResponse> = 
     [{ company_id: COMPANY, runs_ago: "-1" }, "runs_ago"],
     [{ company_id: COMPANY, runs_ago: "1.5" }, "runs_ago"],
     [{ company_id: COMPANY, product_id: "" }, "product_id"],
+    [{ company_id: COMPANY, explain: "1" }, "explain"],
+    [{ company_id: COMPANY, explain: "yes" }, "explain"],
     [{ company_id: COMPANY, currency: "EUR" }, "currency"],
   ],
   notFound: [{ method: "GET", url: `${url}/latest` }],
@@ -86,9 +88,11 @@ describe("GET /v2/recommendations", () => {
       product_id: "sku-1",
     };
     await app.inject({ url, query: filtered, headers });
+    await app.inject({ url, query: { company_id: COMPANY, explain: "true" }, headers });
     expect(calls.map((c) => c.input)).toEqual([
-      { company_id: COMPANY, runs_ago: 0 },
-      { ...filtered, runs_ago: 2 },
+      { company_id: COMPANY, runs_ago: 0, explain: false },
+      { ...filtered, runs_ago: 2, explain: false },
+      { company_id: COMPANY, runs_ago: 0, explain: true },
     ]);
   });
 
@@ -111,7 +115,7 @@ describe("GET /v2/recommendations", () => {
     expect(res.rawPayload.equals(bytes)).toBe(true);
     expect(recommendationsResponseSchema.parse(res.json())).toEqual(read);
     expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(fastCalls).toEqual([{ company_id: COMPANY, runs_ago: 0 }]);
+    expect(fastCalls).toEqual([{ company_id: COMPANY, runs_ago: 0, explain: false }]);
     expect(slow.calls).toHaveLength(0);
   });
 

@@ -32,6 +32,14 @@ export function queryIntegerSchema(bounds: { min: number; max?: number; default:
   );
 }
 
+/** A flag query parameter: exactly `true` or `false` (anything else is refused, not read as truthy). */
+export function queryBooleanSchema() {
+  return z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .default("false")
+    .transform((value) => value === "true");
+}
+
 /** An RFC 3339 UTC timestamp. */
 export const timestampSchema = z.iso.datetime().meta({ examples: ["2026-11-21T02:00:00.000Z"] });
 

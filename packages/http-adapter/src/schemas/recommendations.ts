@@ -5,6 +5,7 @@ import {
   currencySchema,
   dateSchema,
   modelIdSchema,
+  queryBooleanSchema,
   queryIntegerSchema,
   sourceSchema,
   timestampSchema,
@@ -27,6 +28,16 @@ const exampleRecommendation = {
   exploratory: false,
 } as const;
 
+const exampleExplanation = {
+  rule_price: 18.99,
+  weekday_index: 1.12,
+  stock_cover_days: 9.4,
+  elasticity: 1.8,
+  elasticity_se: 0.21,
+  observed_price_range: [17.99, 21.99],
+  binding: null,
+} as const;
+
 /** A run as it appears in the examples of the read, compute and list operations. */
 export const exampleRun = {
   run_id: "run_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
@@ -41,6 +52,45 @@ export const exampleRun = {
   products: 12,
   recommendation_count: 168,
 } as const;
+
+export const explanationSchema = z
+  .object({
+    rule_price: z
+      .number()
+      .describe(
+        "The rule's own price before the guardrails and the max daily change (base price x weekday index ^ k x " +
+          "stock pacing); the item's rule_price is this price bound.",
+      ),
+    weekday_index: z
+      .number()
+      .describe(
+        "Units sold on the date's weekday relative to the average day, from the history (1 without).",
+      ),
+    stock_cover_days: z
+      .number()
+      .nullable()
+      .describe(
+        "Stock at the start of the date divided by the date's expected_units; null when the stock is unlimited " +
+          "or expected_units is 0.",
+      ),
+    elasticity: z
+      .number()
+      .nullable()
+      .describe("Price elasticity of the demand fit; null when the fit does not know the product."),
+    elasticity_se: z.number().nullable().describe("Its standard error; null with it (or when not finite)."),
+    observed_price_range: z
+      .tuple([z.number(), z.number()])
+      .describe("Lowest and highest price the history sold at; the base price twice without history."),
+    binding: z
+      .enum(["min_price", "max_price", "max_daily_change", "exploration_limit"])
+      .nullable()
+      .describe(
+        "The constraint that moved the price from what the model, learner or rule chose: a guardrail (also " +
+          "where it overrides the max daily change), the max daily change, or the exploration cap on a " +
+          "model's price; null when none did.",
+      ),
+  })
+  .meta({ id: "Explanation", examples: [exampleExplanation] });
 
 export const recommendationSchema = z
   .object({
@@ -71,6 +121,13 @@ export const recommendationSchema = z
       .describe(
         "The price was chosen partly to learn, or leaves the range of prices the history has sold at; null on " +
           "runs persisted before it existed.",
+      ),
+    explanation: explanationSchema
+      .nullable()
+      .optional()
+      .describe(
+        "Only with explain=true: why the price is what it is, as computed when the run was persisted; null on " +
+          "runs persisted before explanations existed.",
       ),
   })
   .meta({
@@ -106,6 +163,9 @@ export const getRecommendationsQuerySchema = z
       "0 is the latest run, 1 the run before it.",
     ),
     product_id: z.string().min(1).max(128).optional(),
+    explain: queryBooleanSchema().describe(
+      "true adds `explanation` to each item (stored with the run; the response has its own ETag).",
+    ),
   })
   .superRefine(checkDateRange);
 
@@ -157,6 +217,10 @@ export const computeBodySchema = z
   .strictObject({
     company_id: companyIdSchema,
     dry_run: z.boolean().default(false).describe("Compute without persisting a run."),
+    explain: z
+      .boolean()
+      .default(false)
+      .describe("Adds `explanation` to each item (a persisted run stores them either way)."),
     start_date: dateSchema
       .optional()
       .describe(`First date priced; default the company's today. ${computeDateBounds}`),
@@ -191,6 +255,7 @@ export const computeResponseSchema = z
   });
 
 export type Recommendation = z.output<typeof recommendationSchema>;
+export type Explanation = z.output<typeof explanationSchema>;
 export type Run = z.output<typeof runSchema>;
 export type GetRecommendationsQuery = z.output<typeof getRecommendationsQuerySchema>;
 export type RecommendationsResponse = z.output<typeof recommendationsResponseSchema>;

@@ -100,6 +100,8 @@ export interface RecommendationsTable {
   expected_units_p90: number | null;
   /** 0/1; null on rows persisted before migration 0005. */
   exploratory: number | null;
+  /** The item's `explanation` as JSON; null on rows persisted before migration 0011. */
+  explanation: string | null;
 }
 
 /** One row per company per nightly batch attempt (migration 0002). */

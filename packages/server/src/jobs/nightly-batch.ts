@@ -70,7 +70,7 @@ export async function nightlyRun(
   } catch (error) {
     ctx.logger.warn({ err: error, company_id: company.company_id }, "nightly model refresh failed");
   }
-  const run = await persistPlan(ctx, await planCompany(ctx, company), "nightly");
+  const run = await persistPlan(ctx, await planCompany(ctx, company, { explain: true }), "nightly");
   const winner = run ?? (await runs.nightlyExists(company.company_id, asOf));
   return { as_of: asOf, status: run ? "created" : "exists", run_id: winner?.run_id ?? null };
 }

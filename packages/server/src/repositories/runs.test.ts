@@ -182,6 +182,40 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       ]);
     });
 
+    it("stores each item's explanation and reads it only when asked, null on rows persisted before it", async () => {
+      const store = createRunsRepository(ctx.db);
+      const items = rows(["2026-03-02"], ["a", "b"]).map((r, i) => ({
+        ...r,
+        explanation: {
+          rule_price: 9.87 + i,
+          weekday_index: 1.0625,
+          stock_cover_days: i === 0 ? null : 12.5,
+          elasticity: 1.2345,
+          elasticity_se: 0.1,
+          observed_price_range: [8.5, 11.25] as [number, number],
+          binding: i === 0 ? ("max_daily_change" as const) : null,
+        },
+      }));
+      const run = await store.insert(
+        { ...nightly("2026-03-02", "2026-03-02T02:00:00.000Z"), recommendations: items },
+        100,
+      );
+      const id = run?.run_id ?? "";
+      expect(await store.recommendations(id, { explain: true })).toEqual(items);
+      // Without `explain` the items have no `explanation` key at all.
+      const plain = await store.recommendations(id, {});
+      expect(plain).toEqual(items.map(({ explanation: _, ...r }) => r));
+      expect(plain.every((r) => !("explanation" in r))).toBe(true);
+      // Migration 0011 adds the column as null on the rows it finds.
+      await ctx.db
+        .updateTable("recommendations")
+        .set({ explanation: null })
+        .where("run_id", "=", id)
+        .execute();
+      const old = await store.recommendations(id, { explain: true });
+      expect(old.map((r) => r.explanation)).toEqual([null, null]);
+    });
+
     it("counts nightly and on-demand runs apart: computes never delete today's nightly run", async () => {
       const store = createRunsRepository(ctx.db);
       const today = await store.insert(nightly("2026-02-01", "2026-02-01T02:00:00.000Z"), 3);

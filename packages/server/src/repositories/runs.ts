@@ -1,4 +1,4 @@
-import type { ListedRun, Recommendation, Run } from "@pricing/http-adapter";
+import type { Explanation, ListedRun, Recommendation, Run } from "@pricing/http-adapter";
 import { ulid } from "ulid";
 import type { Db } from "../db/database.js";
 import { createFreshReadCache } from "../db/fresh-read-cache.js";
@@ -20,9 +20,11 @@ export interface RecommendationFilter {
   startDate?: string | undefined;
   endDate?: string | undefined;
   productId?: string | undefined;
+  /** Read each row's stored explanation too (null where the run was persisted without one). */
+  explain?: boolean | undefined;
 }
 
-/** Rows per INSERT: 14 columns x 500 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
+/** Rows per INSERT: 15 columns x 500 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 500;
 
 function isUniqueViolation(error: unknown): boolean {
@@ -94,10 +96,11 @@ export function createRunsRepository(db: Db) {
             await trx
               .insertInto("recommendations")
               .values(
-                run.recommendations.slice(i, i + CHUNK).map((r) => ({
+                run.recommendations.slice(i, i + CHUNK).map(({ explanation, ...r }) => ({
                   run_id: row.run_id,
                   ...r,
                   exploratory: r.exploratory === null ? null : r.exploratory ? 1 : 0,
+                  explanation: explanation == null ? null : JSON.stringify(explanation),
                 })),
               )
               .execute();
@@ -194,12 +197,22 @@ export function createRunsRepository(db: Db) {
       if (filter.startDate !== undefined) q = q.where("date", ">=", filter.startDate);
       if (filter.endDate !== undefined) q = q.where("date", "<=", filter.endDate);
       if (filter.productId !== undefined) q = q.where("product_id", "=", filter.productId);
-      const rows = await q.orderBy("date").orderBy("product_id").execute();
+      // Without `explain` the item has no `explanation` key at all: the plain answer (and its ETag) stays as before.
+      const rows = await (filter.explain ? q.select("explanation") : q)
+        .orderBy("date")
+        .orderBy("product_id")
+        .execute();
       // Rows persisted before migration 0005 read with nulls; PostgreSQL returns the 0/1 as a number too.
-      return rows.map((r) => ({
-        ...r,
-        exploratory: r.exploratory === null ? null : Number(r.exploratory) === 1,
-      })) as Recommendation[];
+      return rows.map((r) => {
+        const { explanation, ...rest } = r as typeof r & { explanation?: string | null };
+        return {
+          ...rest,
+          exploratory: rest.exploratory === null ? null : Number(rest.exploratory) === 1,
+          ...(filter.explain
+            ? { explanation: explanation == null ? null : (JSON.parse(explanation) as Explanation) }
+            : {}),
+        };
+      }) as Recommendation[];
     },
   };
 }

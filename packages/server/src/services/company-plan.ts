@@ -20,6 +20,8 @@ export interface CompanyPlan {
 export interface PlanRange {
   startDate?: string;
   endDate?: string;
+  /** Plan with each item's `explanation` (what a persisted run stores, and a dry run explaining asks). */
+  explain?: boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function planCompany(
     products: snapshot.products,
     active: artifact,
     fit: fitSource(snapshot),
+    ...(range.explain ? { explain: true } : {}),
     learning: {
       history: snapshot.history,
       exploration: company.exploration,
@@ -92,7 +95,7 @@ export async function planCompany(
   };
 }
 
-/** The API's item: p10/p90 and `exploratory` are null where the plan gave none. */
+/** The API's item: p10/p90 and `exploratory` are null where the plan gave none; `explanation` only when planned. */
 function toRecommendation(p: PlannedPrice): ComputeResponse["recommendations"][number] {
   return {
     product_id: p.product_id,
@@ -108,11 +111,23 @@ function toRecommendation(p: PlannedPrice): ComputeResponse["recommendations"][n
     expected_units_p10: p.expected_units_p10 ?? null,
     expected_units_p90: p.expected_units_p90 ?? null,
     exploratory: p.exploratory ?? null,
+    ...(p.explanation === undefined
+      ? {}
+      : {
+          explanation: {
+            ...p.explanation,
+            observed_price_range: [
+              p.explanation.observed_price_range[0],
+              p.explanation.observed_price_range[1],
+            ],
+          },
+        }),
   };
 }
 
 /**
- * Persists a plan as a run (keeping the newest `pricing.runsKeep` nightly and `pricing.onDemandRunsKeep` on-demand
+ * Persists a plan as a run, with the explanations it was planned with (`explain`: a run that should answer
+ * `explain=true` is planned with them, since a persisted run never changes) (keeping the newest `pricing.runsKeep` nightly and `pricing.onDemandRunsKeep` on-demand
  * runs); null when it is a nightly run and that day's
  * already exists.
  */

@@ -3,7 +3,10 @@ import type { ServerContext } from "../context.js";
 import { findCompany } from "./company-lookup.js";
 import { persistPlan, planCompany } from "./company-plan.js";
 
-/** Prices a company on demand (`POST /v2/recommendations/compute`); persisted as an `on_demand` run unless dry. */
+/**
+ * Prices a company on demand (`POST /v2/recommendations/compute`); persisted as an `on_demand` run unless dry. A
+ * persisted run is planned with explanations and stores them; the answer carries them only when `explain` asks.
+ */
 export async function computeRecommendations(
   ctx: ServerContext,
   input: ComputeRequest,
@@ -12,6 +15,7 @@ export async function computeRecommendations(
   const plan = await planCompany(ctx, company, {
     ...(input.start_date === undefined ? {} : { startDate: input.start_date }),
     ...(input.end_date === undefined ? {} : { endDate: input.end_date }),
+    explain: input.explain || !input.dry_run,
   });
   const run = input.dry_run ? null : await persistPlan(ctx, plan, "on_demand");
   return {
@@ -20,6 +24,8 @@ export async function computeRecommendations(
     run,
     source: plan.source,
     model_id: plan.modelId,
-    recommendations: plan.recommendations,
+    recommendations: input.explain
+      ? plan.recommendations
+      : plan.recommendations.map(({ explanation: _, ...r }) => r),
   };
 }

@@ -23,6 +23,7 @@ async function readRun(
     startDate: input.start_date,
     endDate: input.end_date,
     productId: input.product_id,
+    explain: input.explain,
   });
   return { company_id: input.company_id, run: toRun(run), recommendations };
 }
@@ -44,7 +45,13 @@ export async function readRecommendationsJson(
   input: GetRecommendationsQuery,
 ): Promise<Buffer> {
   const run = await runAt(ctx, input);
-  const key = [run.run_id, input.start_date ?? "", input.end_date ?? "", input.product_id ?? ""].join("|");
+  const key = [
+    run.run_id,
+    input.start_date ?? "",
+    input.end_date ?? "",
+    input.product_id ?? "",
+    input.explain ? "explain" : "",
+  ].join("|");
   let body = ctx.responses.get(key);
   if (body === undefined) {
     const response = await readRun(ctx, input, run);
