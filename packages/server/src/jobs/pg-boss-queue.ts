@@ -93,20 +93,27 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
           await runTrainOperation(ctx, job.data.operationId, { final: job.retryCount >= job.retryLimit });
           ctx.logger.info({ operation_id: job.data.operationId, job_id: job.id }, "training job finished");
         });
-        await boss.work<NightlyCompanyData>(
+        let nightlyWorker: string | undefined;
+        nightlyWorker = await boss.work<NightlyCompanyData>(
           QUEUES.nightlyCompany,
           poll,
           async ([job]: JobWithMetadata<NightlyCompanyData>[]) => {
             if (!job) return;
-            const company = await ctx.repositories.companies.get(job.data.companyId);
-            if (!company) return;
-            const outcome = await runCompanyNightly(ctx, job.data.batchId, job.data.trigger, company);
-            ctx.logger.info(
-              { batch_id: job.data.batchId, company_id: company.company_id, status: outcome.status },
-              "nightly company job finished",
-            );
-            // A failure is recorded in batch_outcomes; the retry tries once more, and keeps one run per day.
-            if (outcome.status === "failed") throw new Error(outcome.error ?? "nightly run failed");
+            // pg-boss 10 waits out the rest of the polling interval after every job, queued ones too: without
+            // this, a worker ran at most one company per `jobPollSeconds` however fast its runs were.
+            try {
+              const company = await ctx.repositories.companies.get(job.data.companyId);
+              if (!company) return;
+              const outcome = await runCompanyNightly(ctx, job.data.batchId, job.data.trigger, company);
+              ctx.logger.info(
+                { batch_id: job.data.batchId, company_id: company.company_id, status: outcome.status },
+                "nightly company job finished",
+              );
+              // A failure is recorded in batch_outcomes; the retry tries once more, and keeps one run per day.
+              if (outcome.status === "failed") throw new Error(outcome.error ?? "nightly run failed");
+            } finally {
+              if (nightlyWorker !== undefined) boss.notifyWorker(nightlyWorker);
+            }
           },
         );
       }
