@@ -77,9 +77,13 @@ const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new D
 
 const CLOCK_TICKS = 100;
 
-function processSeconds(pid: number): number {
+/** CPU seconds of a process (every thread), or with `thread`, of that thread alone (the main one: `pid` again). */
+function processSeconds(pid: number, thread?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(
+      thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
+      "utf8",
+    );
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
@@ -110,6 +114,8 @@ function machineSeconds(): number {
 
 interface CpuSample {
   workers: number;
+  /** The workers' main threads: their event loops. */
+  workerLoops: number;
   /** Per backend pid. */
   postgres: Map<number, number>;
   api: number;
@@ -119,6 +125,7 @@ interface CpuSample {
 
 interface Cores {
   workers: number;
+  workerLoops: number;
   postgres: number;
   api: number;
   bench: number;
@@ -133,6 +140,7 @@ async function sampleCpu(
 ): Promise<CpuSample> {
   return {
     workers: workerPids.reduce((s, pid) => s + processSeconds(pid), 0),
+    workerLoops: workerPids.reduce((s, pid) => s + processSeconds(pid, pid), 0),
     postgres: await postgresSeconds(pool, database),
     api: processSeconds(apiPid),
     bench: processSeconds(process.pid),
@@ -142,11 +150,12 @@ async function sampleCpu(
 
 /** Cores used on average between two samples. */
 function coresUsed(a: CpuSample, b: CpuSample, seconds: number): Cores {
-  const per = (key: "workers" | "api" | "bench" | "machine") => (b[key] - a[key]) / seconds;
+  const per = (key: "workers" | "workerLoops" | "api" | "bench" | "machine") => (b[key] - a[key]) / seconds;
   let postgres = 0;
   for (const [pid, used] of b.postgres) postgres += used - (a.postgres.get(pid) ?? 0);
   return {
     workers: per("workers"),
+    workerLoops: per("workerLoops"),
     postgres: postgres / seconds,
     api: per("api"),
     bench: per("bench"),
@@ -527,7 +536,7 @@ function print(
   const cores = (c: Cores | null) =>
     c === null
       ? "-"
-      : `${c.workers.toFixed(2)} / ${c.postgres.toFixed(2)} / ${c.api.toFixed(2)} / ${c.bench.toFixed(2)} / ${c.machine.toFixed(2)}`;
+      : `${c.workers.toFixed(2)} (loop ${c.workerLoops.toFixed(2)}) / ${c.postgres.toFixed(2)} / ${c.api.toFixed(2)} / ${c.bench.toFixed(2)} / ${c.machine.toFixed(2)}`;
   console.log(
     `\nbench:scale: ${COMPANIES} companies x ${PRODUCTS} products x ${DAYS} days (history and run length); ` +
       `GET /v2/recommendations?start_date=end_date=today (${PRODUCTS} rows) at ${CONNECTIONS} connections ` +
@@ -549,7 +558,7 @@ function print(
         "GET p50 ms",
         "GET p99 ms",
         "GET non-2xx/errors",
-        "cores: workers / postgres / API / bench / machine",
+        "cores: workers (their event loops) / postgres / API / bench / machine",
         "load avg (1 min)",
       ],
       rows.map((r) => [
