@@ -149,27 +149,34 @@ export async function startPgBossQueue(ctx: ServerContext, role: PgBossRole): Pr
           await runTrainOperation(ctx, job.data.operationId, { final: job.retryCount >= job.retryLimit });
           ctx.logger.info({ operation_id: job.data.operationId, job_id: job.id }, "training job finished");
         });
-        await boss.work<NightlyCompanyData>(
+        let nightlyWorker: string | undefined;
+        nightlyWorker = await boss.work<NightlyCompanyData>(
           QUEUES.nightlyCompany,
           poll,
           async ([job]: JobWithMetadata<NightlyCompanyData>[]) => {
             if (!job) return;
-            const company = await ctx.repositories.companies.get(job.data.companyId);
-            if (!company) return;
-            const fields = { batch_id: job.data.batchId, company_id: company.company_id, job_id: job.id };
-            ctx.logger.info({ ...fields, retry: job.retryCount }, "nightly company job started");
-            const outcome = await runCompanyNightly(
-              ctx,
-              job.data.batchId,
-              job.data.trigger,
-              company,
-              stopping.signal,
-            );
-            ctx.logger.info({ ...fields, status: outcome.status }, "nightly company job finished");
-            // A failure or an interruption is recorded in batch_outcomes; the job goes back for a retry, which
-            // records over it and keeps one run per day.
-            if (outcome.status === "failed" || outcome.status === "interrupted") {
-              throw new Error(outcome.error ?? "nightly run failed");
+            // pg-boss 10 waits out the rest of the polling interval after every job, queued ones too: without
+            // this, a worker ran at most one company per `jobPollSeconds` however fast its runs were.
+            try {
+              const company = await ctx.repositories.companies.get(job.data.companyId);
+              if (!company) return;
+              const fields = { batch_id: job.data.batchId, company_id: company.company_id, job_id: job.id };
+              ctx.logger.info({ ...fields, retry: job.retryCount }, "nightly company job started");
+              const outcome = await runCompanyNightly(
+                ctx,
+                job.data.batchId,
+                job.data.trigger,
+                company,
+                stopping.signal,
+              );
+              ctx.logger.info({ ...fields, status: outcome.status }, "nightly company job finished");
+              // A failure or an interruption is recorded in batch_outcomes; the job goes back for a retry, which
+              // records over it and keeps one run per day.
+              if (outcome.status === "failed" || outcome.status === "interrupted") {
+                throw new Error(outcome.error ?? "nightly run failed");
+              }
+            } finally {
+              if (nightlyWorker !== undefined) boss.notifyWorker(nightlyWorker);
             }
           },
         );
