@@ -80,6 +80,15 @@ export type {
   PlanSource,
 } from "./plan/company-plan.js";
 export { planPrices } from "./plan/company-plan.js";
+export {
+  dampedPrice,
+  isJump,
+  JUMP_FAR,
+  JUMP_MIN_PRODUCTS,
+  JUMP_SHARE,
+  movesFar,
+  type PriceMove,
+} from "./plan/jump-guard.js";
 export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";
 export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";

@@ -26,8 +26,9 @@ export interface LearningPlanInput {
   readonly seed: string;
   /**
    * The online learner prices every product it can (the closed loop's daily refit from `history`), under the active
-   * policy's model id; the policy (capped by the exploration range) prices the rest. False: the policy or the rule
-   * alone, capped, each row with its band (the kill switch passes the rule here).
+   * policy's model id, or, where no model serves, from the rule's prices in the history (rows sourced `rule`); the
+   * policy (capped by the exploration range) prices the rest. False: the policy or the rule alone, capped, each row
+   * with its band (the kill switch passes the rule here).
    */
   readonly online: boolean;
 }
@@ -36,7 +37,8 @@ export interface LearningPlanInput {
 const MAX_PARAMETER_SD = 1;
 
 /**
- * `planPrices` with the company's learning: the online learner where `online` and a model serves, every policy
+ * `planPrices` with the company's learning: the online learner where `online` (with or without a trained model: the
+ * minimum history is the network's, the learner starts from whatever the rule sold at), every policy
  * price capped to the exploration range of what the product's history has seen (the jump guard: `off` stays inside
  * the prices sold at, `cautious` goes at most one grid price beyond those held for `SEEN_DAYS`, `free` trusts the
  * model), and every row's `expected_units_p10` / `_p90` and `exploratory`.
@@ -47,13 +49,13 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
     referencePrice: p.product.base_price,
   }));
   const learner =
-    input.online && input.active.modelId !== null && input.history.length > 0
+    input.online && input.history.length > 0
       ? onlineLearner({
           history: input.history,
           products: hints,
           exploration: input.exploration,
           seed: input.seed,
-          modelId: input.active.modelId,
+          ...(input.active.modelId === null ? {} : { modelId: input.active.modelId }),
         })
       : undefined;
   let fit: FittedDemand | null | undefined = learner?.fit;

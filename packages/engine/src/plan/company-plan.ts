@@ -3,6 +3,7 @@ import { roundCents } from "../base/price-grid.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { boundPrice, expectedUnitsOn, ruleDay, ruleRawPrice } from "./day-price.js";
+import { dampedPrice, isJump, movesFar } from "./jump-guard.js";
 import { type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
 
 /** What backs a plan: a loaded policy with the slot it came from, or the rule. */
@@ -36,6 +37,11 @@ export interface PlannedPrice {
   readonly expected_units_p90?: number;
   /** Present with p10/p90: the price was chosen partly to learn (or leaves the prices the history sold at). */
   readonly exploratory?: boolean;
+  /**
+   * Present (true) where the jump guard damped the model's price: the plan's first day moved many products far from
+   * their last price (`plan/jump-guard.ts`).
+   */
+  readonly jump_damped?: boolean;
 }
 
 /** A learner's price for one product on one date, before today's guardrails and max daily change. */
@@ -87,8 +93,8 @@ export interface PlanInput {
    */
   readonly fit: () => FittedDemand | null;
   /**
-   * Prices the products it covers under its model id, reported as the active source (as `latest` when the rule is
-   * active).
+   * Prices the products it covers under its model id, reported as the active source (`rule`, model id null, when
+   * no model serves: the learner starts from the rule's prices).
    */
   readonly learner?: OnlinePricer;
   /** Caps the policy's prices (never the rule's) and gives the rows it prices p10/p90 and `exploratory`. */
@@ -138,8 +144,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
     picks.fill(-1);
     if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
-    lanes.forEach((lane, k) => {
-      if (!lane.selling) return;
+    // Each lane's candidate first, so the plan's first day can be judged as a whole by the jump guard.
+    const candidates = lanes.map((lane, k) => {
+      if (!lane.selling) return null;
       const { state } = lane;
       const stock = lane.stock;
       const rule = boundPrice(
@@ -150,20 +157,47 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
       const online = input.learner?.priceOn(state, date, t, stock) ?? null;
+      let chosen = rule;
+      if (online !== null) chosen = online.price;
+      else if (learned !== null && lane.policyIndex !== undefined) {
+        const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
+        chosen = input.advisor === undefined ? picked : input.advisor.cap(state, picked, rule);
+      }
+      return { rule, pick, learned, online, chosen };
+    });
+    // The jump guard: against the last price served, the plan's first day only (later days follow from it).
+    const moves =
+      t === 0
+        ? candidates.flatMap((c, k) =>
+            c !== null && (c.online !== null || c.learned !== null)
+              ? [{ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } }]
+              : [],
+          )
+        : [];
+    const damped = new Set(
+      isJump(moves.map((m) => m.move)) ? moves.filter((m) => movesFar(m.move)).map((m) => m.k) : [],
+    );
+    lanes.forEach((lane, k) => {
+      const candidate = candidates[k];
+      if (!lane.selling || candidate === null || candidate === undefined) return;
+      const { state } = lane;
+      const stock = lane.stock;
+      const { rule, pick, learned, online } = candidate;
+      const chosen = damped.has(k)
+        ? dampedPrice({ last: lane.prev, price: candidate.chosen })
+        : candidate.chosen;
       const advisor = input.advisor;
       let price = rule;
       let units: number;
       if (online !== null) {
-        price = boundPrice(state, online.price, lane.prev);
+        price = boundPrice(state, chosen, lane.prev);
         units =
           price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
       } else if (learned !== null && lane.policyIndex !== undefined) {
-        const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
-        const chosen = advisor === undefined ? picked : advisor.cap(state, picked, rule);
         price = boundPrice(state, chosen, lane.prev);
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
         units =
-          price === chosen
+          price === candidate.chosen
             ? learned.expectedUnits(lane.policyIndex, policyStart + t, pick, stock)
             : expectedUnitsOn(state, fit, date, price, stock);
       } else {
@@ -179,12 +213,14 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           rule_price: rule,
           expected_units: round4(units),
           expected_revenue: roundCents(units * price),
+          ...(damped.has(k) ? { jump_damped: true } : {}),
         };
         if (online !== null) {
           out.push({
             ...row,
-            source: active.source === "rule" ? "latest" : active.source,
-            model_id: input.learner?.modelId ?? null,
+            // Without a model the learner starts from the rule's prices: the rows say no model serves.
+            source: active.source,
+            model_id: active.source === "rule" ? null : (input.learner?.modelId ?? null),
             expected_units_p10: Math.min(online.unitsP10, row.expected_units),
             expected_units_p90: Math.max(online.unitsP90, row.expected_units),
             exploratory: online.exploratory,
