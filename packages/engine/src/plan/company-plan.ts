@@ -165,15 +165,13 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       }
       return { rule, pick, learned, online, chosen };
     });
-    // The jump guard: against the last price served, the plan's first day only (later days follow from it).
-    const moves =
-      t === 0
-        ? candidates.flatMap((c, k) =>
-            c !== null && (c.online !== null || c.learned !== null)
-              ? [{ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } }]
-              : [],
-          )
-        : [];
+    // The jump guard, day by day against the price before (today: the last price served), so a damped jump stays
+    // damped over the run's later days.
+    const moves = candidates.flatMap((c, k) =>
+      c !== null && (c.online !== null || c.learned !== null)
+        ? [{ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } }]
+        : [],
+    );
     const damped = new Set(
       isJump(moves.map((m) => m.move)) ? moves.filter((m) => movesFar(m.move)).map((m) => m.k) : [],
     );

@@ -1,6 +1,6 @@
 /**
- * The jump guard against the last run: a plan whose first day moves many products far from the prices last served
- * is damped, so a model that goes wrong at once (a bad retrain, a fit on corrupt sales) cannot reprice the whole
+ * The jump guard against the last run: a plan day that moves many products far from the day before (the plan's
+ * first day: from the prices last served) is damped, so a model that goes wrong at once (a bad retrain, a fit on corrupt sales) cannot reprice the whole
  * catalogue overnight. One product's far move is the exploration range's business, not this guard's; the rule is
  * never damped (it is the fallback and the kill switch).
  */
@@ -12,7 +12,7 @@ export const JUMP_SHARE = 0.3;
 /** Fewest far moves that make a jump: one product alone is never "many". */
 export const JUMP_MIN_PRODUCTS = 2;
 
-/** One product's first-day move: the price the model chose and the last price served (null: none yet). */
+/** One product's move: the price the model chose and the price of the day before (null: none yet). */
 export interface PriceMove {
   readonly last: number | null;
   readonly price: number;
@@ -25,7 +25,7 @@ export function movesFar(move: PriceMove): boolean {
 }
 
 /**
- * Whether the moves (every model-priced product of the plan's first day) jump: at least `JUMP_MIN_PRODUCTS` of them
+ * Whether the moves (every model-priced product of one plan day) jump: at least `JUMP_MIN_PRODUCTS` of them
  * and at least `JUMP_SHARE` of those with a last price move far.
  */
 export function isJump(moves: readonly PriceMove[]): boolean {
