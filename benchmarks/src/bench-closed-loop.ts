@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     // Run only when named: what caution costs, and no limit at all.
     closedLoopPolicy("closed_loop_free", "free"),
     closedLoopPolicy("closed_loop_off", "off"),
+    closedLoopPolicy("closed_loop_catalog_grid", "cautious", false),
   ];
   const defaults = new Set(["rule", "offline", "closed_loop", "ts_update"]);
   const only = values.policy?.flatMap((p) => p.split(","));

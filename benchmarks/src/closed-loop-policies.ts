@@ -136,6 +136,7 @@ export function offlinePolicy(): ClosedLoopPolicy {
 export function closedLoopPolicy(
   name = "closed_loop",
   exploration: Exploration = "cautious",
+  priceList = true,
 ): ClosedLoopPolicy {
   let active: ActivePolicy = RULE;
   return {
@@ -146,6 +147,7 @@ export function closedLoopPolicy(
     },
     season(market, seed) {
       const companyId = `${market.scenario.name}:${seed}`;
+      const priceLists = Object.fromEntries(market.products.map((p) => [p.productId, p.setup.prices]));
       return {
         priceDay(day) {
           const products = day.states.map((s) => ({
@@ -161,7 +163,13 @@ export function closedLoopPolicy(
               products: day.states,
               active: { source: active.source, modelId: active.modelId },
               fit: day.history.length === 0 ? null : { history: day.history, products },
-              learning: { history: day.history, exploration, seed: companyId, online: true },
+              learning: {
+                history: day.history,
+                exploration,
+                seed: companyId,
+                online: true,
+                ...(priceList ? { priceLists } : {}),
+              },
             },
             active.policy,
           );

@@ -31,6 +31,12 @@ export interface LearningPlanInput {
    * with its band (the kill switch passes the rule here).
    */
   readonly online: boolean;
+  /**
+   * The prices each product can be charged at, where the partner keeps a price list (a market of a few price
+   * points); default the catalogue grid. The server's catalogue has no price list and passes none; the closed-loop
+   * benchmark passes its markets' own.
+   */
+  readonly priceLists?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Largest standard deviation of a drawn parameter (as the learner's: a fit of a few days says "unknown", not e^1000). */
@@ -56,6 +62,7 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
           exploration: input.exploration,
           seed: input.seed,
           ...(input.active.modelId === null ? {} : { modelId: input.active.modelId }),
+          ...(input.priceLists === undefined ? {} : { grids: new Map(Object.entries(input.priceLists)) }),
         })
       : undefined;
   let fit: FittedDemand | null | undefined = learner?.fit;
