@@ -38,8 +38,8 @@ export interface PlannedPrice {
   /** Present with p10/p90: the price was chosen partly to learn (or leaves the prices the history sold at). */
   readonly exploratory?: boolean;
   /**
-   * Present (true) where the jump guard damped the model's price: the plan's first day moved many products far from
-   * their last price (`plan/jump-guard.ts`).
+   * Present (true) where the jump guard damped the model's or learner's price: that plan day moved many products far
+   * from the day before (`plan/jump-guard.ts`).
    */
   readonly jump_damped?: boolean;
 }
@@ -144,7 +144,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
     picks.fill(-1);
     if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
-    // Each lane's candidate first, so the plan's first day can be judged as a whole by the jump guard.
+    // Each lane's candidate first, so the jump guard judges the plan day as a whole.
     const candidates = lanes.map((lane, k) => {
       if (!lane.selling) return null;
       const { state } = lane;
