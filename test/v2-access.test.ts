@@ -84,9 +84,11 @@ describe("V2 operations and company access", () => {
       await h.post(`${V2}/recommendations/compute`, token, { company_id: "ours", dry_run: true })
     ).json()) as Json;
     expect(computed.source).toBe("rule");
+    // No model: the rule's source, priced by the online learner from the history (DESIGN §8), no model id.
     for (const r of computed.recommendations) {
       expect(r.source).toBe("rule");
-      expect(r.price).toBe(r.rule_price);
+      expect(r.model_id).toBeNull();
+      expect(typeof r.exploratory).toBe("boolean");
     }
   });
 

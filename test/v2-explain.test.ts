@@ -57,6 +57,9 @@ describe("explanations (explain=true) on the real server", () => {
     const tight = join(h.dataDir, "csv", `${COMPANY}-tight.csv`);
     await writeFile(tight, `${[header, ...rows].join("\n")}\n`);
     await importCompanyData(h.ctx.db, h.ctx.clock, { companyId: COMPANY, productsFile: tight });
+    // The rule alone prices (the kill switch), so each binding is checked against the rule's own price; without it
+    // the online learner prices the company even with no model trained.
+    await h.ctx.repositories.companies.update(COMPANY, { force_rule: true });
     const sales = await h.ctx.db
       .selectFrom("sales")
       .select(["product_id", "date", "price"])

@@ -122,7 +122,10 @@ describe("every item's uncertainty", () => {
       }
     };
     check(ruled.recommendations);
-    expect(ruled.recommendations.every((r) => r.exploratory === false)).toBe(true);
+    // No model yet: the online learner prices from the history the rule sold (the minimum history is the
+    // network's), its rows sourced as the rule with no model id.
+    expect(ruled.recommendations.every((r) => r.source === "rule" && r.model_id === null)).toBe(true);
+    expect(ruled.recommendations.some((r) => r.price !== r.rule_price)).toBe(true);
 
     const trained = await h.post(`${V2}/model/train`, token, { company_id: COMPANY, auto_approve: true });
     expect(trained.status).toBe(200);
@@ -271,5 +274,63 @@ describe("nightly learning", () => {
     const batch = await runNightlyBatch(h.ctx, { trigger: "cli", companyId: COMPANY });
     expect(batch.companies[0]?.status).toBe("created");
     expect((await model()).latest?.version).toBe(after.latest?.version);
+  });
+});
+
+describe("the jump guard against the last run", () => {
+  const JUMPY = "jumpy";
+
+  it("damps a plan that moves many products far from their last price, a quarter a day at most", async () => {
+    await h.seedCompany(JUMPY, { products: 4, seed: 11 });
+    const jumpyToken = await h.token(await h.partner([JUMPY]));
+    // Sales that do not fall with the price (every day ten units): the fit says the top of a wide range earns most,
+    // and `free` exploration lets the learner go there.
+    await h.ctx.db.updateTable("sales").set({ units_sold: 10 }).where("company_id", "=", JUMPY).execute();
+    const products = await h.ctx.db
+      .selectFrom("products")
+      .selectAll()
+      .where("company_id", "=", JUMPY)
+      .execute();
+    for (const p of products) {
+      await h.ctx.db
+        .updateTable("products")
+        .set({
+          min_price: p.base_price / 2,
+          max_price: p.base_price * 3,
+          max_daily_change: null,
+          stock: null,
+        })
+        .where("company_id", "=", JUMPY)
+        .where("product_id", "=", p.product_id)
+        .execute();
+    }
+    expect((await pricing("company", "update", "--id", JUMPY, "--exploration", "free")).code).toBe(0);
+    const today = companyToday(h.now(), "UTC");
+    const sold = await h.ctx.repositories.sales.list({ companyId: JUMPY, to: addDays(today, -1) });
+    const last = new Map(sold.map((r) => [r.product_id, r.price]));
+
+    const res = await h.post(`${V2}/recommendations/compute`, jumpyToken, {
+      company_id: JUMPY,
+      dry_run: true,
+    });
+    expect(res.status).toBe(200);
+    const items = ((await res.json()) as { recommendations: Item[] }).recommendations;
+    const byProduct = new Map<string, Item[]>();
+    for (const r of items) byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), r]);
+    expect(byProduct.size).toBe(4);
+    let damped = 0;
+    for (const [id, rows] of byProduct) {
+      let prev = last.get(id) ?? Number.NaN;
+      for (const r of rows) {
+        // Never more than a quarter from the day before (today: from the last price sold at), to the cent.
+        expect(Math.abs(r.price / prev - 1), `${id} ${r.date}`).toBeLessThanOrEqual(0.25 + 0.01 / prev);
+        if (Math.abs(r.price / prev - 1) > 0.24) damped++;
+        prev = r.price;
+      }
+      // Yet the plan was going far: it ends well above where it started.
+      expect(rows.at(-1)?.price ?? 0).toBeGreaterThan(1.5 * (last.get(id) ?? Number.NaN));
+    }
+    // Most products climbed at the guard's edge on the first day.
+    expect(damped).toBeGreaterThanOrEqual(2 * 4);
   });
 });

@@ -4,7 +4,7 @@
  * optimum (the season's expected value under the true model).
  *
  *   pnpm bench:closed-loop [--quick] [--suite default|ferreira] [--scenario FILE ...] [--only NAME,...]
- *                          [--policy NAME,...] [--seeds N] [--schedule daily|weekly] [--json FILE]
+ *                          [--policy NAME,...] [--seeds N] [--json FILE]
  *
  * `--suite ferreira` is the acceptance run on Ferreira's market (T 100/500/1000, alpha .25/.5, 200 seeds).
  */
@@ -15,9 +15,9 @@ import {
   type ClosedLoopPolicy,
   closedLoopPolicy,
   offlinePolicy,
+  releaseTrained,
   rulePolicy,
   tsUpdatePolicy,
-  type UpdateSchedule,
 } from "./closed-loop-policies.js";
 import {
   type LoopScenarioResult,
@@ -65,7 +65,6 @@ async function runScenario(
       calibrated += outcome.calibrated;
       inside += outcome.inside;
     }
-    policy.dispose?.();
     rows.push({
       policy: policy.name,
       values,
@@ -75,6 +74,7 @@ async function runScenario(
       seconds: (performance.now() - started) / 1000,
     });
   }
+  await releaseTrained(market);
   return { scenario: market.scenario.name, optimum, seeds, policies: rows };
 }
 
@@ -87,13 +87,10 @@ async function main(): Promise<void> {
       only: { type: "string", multiple: true },
       policy: { type: "string", multiple: true },
       seeds: { type: "string" },
-      schedule: { type: "string", default: "daily" },
       json: { type: "string" },
     },
   });
   const quick = values.quick ?? false;
-  const schedule = values.schedule as UpdateSchedule;
-  if (schedule !== "daily" && schedule !== "weekly") throw new Error("--schedule is daily or weekly");
   const suite = suiteOf(values.suite ?? "default", quick);
   const loaded = values.scenario?.length
     ? values.scenario.flatMap(loadScenarioFile).map((scenario) => ({ scenario, fromHistory: true }))
@@ -109,11 +106,12 @@ async function main(): Promise<void> {
   const all: ClosedLoopPolicy[] = [
     rulePolicy,
     offlinePolicy(),
-    closedLoopPolicy("closed_loop", schedule),
+    closedLoopPolicy("closed_loop"),
     tsUpdatePolicy,
     // Run only when named: what caution costs, and no limit at all.
-    closedLoopPolicy("closed_loop_free", schedule, "free"),
-    closedLoopPolicy("closed_loop_off", schedule, "off"),
+    closedLoopPolicy("closed_loop_free", "free"),
+    closedLoopPolicy("closed_loop_off", "off"),
+    closedLoopPolicy("closed_loop_catalog_grid", "cautious", false),
   ];
   const defaults = new Set(["rule", "offline", "closed_loop", "ts_update"]);
   const only = values.policy?.flatMap((p) => p.split(","));
@@ -134,7 +132,7 @@ async function main(): Promise<void> {
   }
   console.log(renderLoopTable(results));
   console.log(
-    `\n${results.length} scenarios, ${policies.length} policies, closed_loop updates ${schedule}, ` +
+    `\n${results.length} scenarios, ${policies.length} policies, closed_loop priced by runPlanJob, refitted daily, ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s total${quick ? " (quick)" : ""}`,
   );
   if (values.json) writeFileSync(values.json, `${JSON.stringify(toLoopJson(results), null, 2)}\n`);

@@ -1,7 +1,8 @@
 import { generateMarket, type ScenarioInput } from "@pricing/engine";
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { playSeason, type SeasonPricer } from "./closed-loop-sim.js";
+import { closedLoopPolicy, releaseTrained } from "./closed-loop-policies.js";
+import { playSeason, type SeasonPricer, type ServedPrice } from "./closed-loop-sim.js";
 import { meanWithCi95 } from "./confidence-interval.js";
 import { observe, solvePriceLp, tsUpdateChoice, tsUpdateState } from "./ts-update.js";
 
@@ -101,5 +102,38 @@ describe("ts_update", () => {
     expect((counts[2] ?? 0) / 2000).toBeGreaterThan(0.7);
     expect((counts[2] ?? 0) / 2000).toBeLessThan(0.8);
     expect((counts[3] ?? 0) / 2000).toBeGreaterThan(0.2);
+  });
+});
+
+describe("closed_loop", () => {
+  it("prices through runPlanJob from no history: the rule first, then the learner with its band, on the price list", async () => {
+    const market = generateMarket({ ...tiny, horizon: 10 });
+    const policy = closedLoopPolicy();
+    await policy.prepare?.(market, [], true);
+    const seen: ServedPrice[] = [];
+    const pricer = policy.season(market, 1);
+    const outcome = playSeason(
+      market,
+      {
+        priceDay: (day) => {
+          const served = pricer.priceDay(day);
+          const a = served.get("a");
+          if (a !== undefined) seen.push(a);
+          return served;
+        },
+      },
+      1,
+      [],
+    );
+    await releaseTrained(market);
+    expect(outcome.violations).toBe(0);
+    // Day one has no sales: the rule at the reference price. From day two the learner prices, always one of the
+    // market's own prices; every day carries the band the API serves.
+    expect(seen[0]?.price).toBe(10);
+    for (const s of seen) {
+      expect(s.p10).toBeDefined();
+      expect([8, 9, 10, 11, 12]).toContain(s.price);
+    }
+    expect(outcome.calibrated).toBe(10);
   });
 });

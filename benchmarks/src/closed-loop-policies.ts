@@ -3,11 +3,10 @@ import {
   type Exploration,
   loadPolicyArtifact,
   type Market,
-  type OnlineLearner,
-  onlineLearner,
   type PlannedPrice,
   planPrices,
   type RlPolicy,
+  runPlanJob,
   type SalesRow,
   TrainingError,
   trainArtifact,
@@ -20,32 +19,29 @@ import { observe, tsUpdateChoice, tsUpdateState } from "./ts-update.js";
 
 export interface ClosedLoopPolicy {
   readonly name: string;
-  /** Work done once per scenario, shared by its seeds (the offline network's training). */
+  /** Work done once per scenario, shared by its seeds (the network's training; `releaseTrained` frees it). */
   prepare?(market: Market, history: readonly SalesRow[], quick: boolean): Promise<void>;
   season(market: Market, seed: number): SeasonPricer;
-  dispose?(): void;
 }
-
-/** How often the closed loop refits on the sales so far: every day, or on Mondays (and the first day). */
-export type UpdateSchedule = "daily" | "weekly";
 
 const RULE: ActivePolicy = { source: "rule", modelId: null, policy: null };
 
-/** Today's price of each product: the first day of the plan `planPrices` makes today, as the server serves it. */
-function servedToday(
-  day: SeasonDay,
-  active: ActivePolicy,
-  learner?: OnlineLearner,
-): Map<string, ServedPrice> {
-  const rows: PlannedPrice[] = planPrices({
-    today: day.today,
-    startDate: day.today,
-    endDate: day.today,
-    products: day.states,
-    active,
-    fit: () => learner?.fit ?? null,
-    ...(learner === undefined ? {} : { learner }),
-  });
+/** Today's price of each product: the first day of the plan `planPrices` makes today, without learning. */
+function servedToday(day: SeasonDay, active: ActivePolicy): Map<string, ServedPrice> {
+  return servedRows(
+    planPrices({
+      today: day.today,
+      startDate: day.today,
+      endDate: day.today,
+      products: day.states,
+      active,
+      fit: () => null,
+    }),
+  );
+}
+
+/** Each product's served price, with the p10/p90 the API serves with it. */
+function servedRows(rows: readonly PlannedPrice[]): Map<string, ServedPrice> {
   return new Map(
     rows.map((r) => [
       r.product_id,
@@ -63,72 +59,121 @@ export const rulePolicy: ClosedLoopPolicy = {
   season: () => ({ priceDay: (day) => servedToday(day, RULE) }),
 };
 
+const trained = new Map<string, Promise<RlPolicy | null>>();
+
+/** The network of `trainOnInitialHistory`, trained once per scenario for every policy that serves it. */
+function trainedOnce(market: Market, history: readonly SalesRow[], quick: boolean): Promise<RlPolicy | null> {
+  const key = market.scenario.name;
+  let policy = trained.get(key);
+  if (policy === undefined) {
+    policy = trainOnInitialHistory(market, history, quick);
+    trained.set(key, policy);
+  }
+  return policy;
+}
+
+/** Frees the scenario's network once every policy has played it. */
+export async function releaseTrained(market: Market): Promise<void> {
+  const policy = await trained.get(market.scenario.name);
+  trained.delete(market.scenario.name);
+  policy?.dispose();
+}
+
+/** The network the server would train on the initial history (its minimum history, 28 days), null when too thin. */
+async function trainOnInitialHistory(
+  market: Market,
+  history: readonly SalesRow[],
+  quick: boolean,
+): Promise<RlPolicy | null> {
+  const states = marketStates({ ...market, history: [...history] });
+  try {
+    const input = trainingInputFromHistory({
+      companyId: market.scenario.name,
+      products: market.products.map((p) => {
+        const state = states.get(p.productId);
+        if (state === undefined) throw new Error(`no state for ${p.productId}`);
+        return { setup: state.setup, basePrice: p.referencePrice };
+      }),
+      history,
+      minHistoryDays: 28,
+      config: quick
+        ? { seed: market.scenario.seed, stepsPerDay: 12, finalSteps: 300 }
+        : { seed: market.scenario.seed },
+    });
+    return await loadPolicyArtifact(await trainArtifact(input));
+  } catch (error) {
+    // Thin history: the server refuses to train and serves the rule.
+    if (!(error instanceof TrainingError)) throw error;
+    return null;
+  }
+}
+
 /** The network trained once on the initial history as the server trains it, never updated; the rule without one. */
 export function offlinePolicy(): ClosedLoopPolicy {
   let active: ActivePolicy = RULE;
-  let policy: RlPolicy | null = null;
   return {
     name: "offline",
     async prepare(market, history, quick) {
-      const states = marketStates({ ...market, history: [...history] });
-      try {
-        const input = trainingInputFromHistory({
-          companyId: market.scenario.name,
-          products: market.products.map((p) => {
-            const state = states.get(p.productId);
-            if (state === undefined) throw new Error(`no state for ${p.productId}`);
-            return { setup: state.setup, basePrice: p.referencePrice };
-          }),
-          history,
-          minHistoryDays: 28,
-          config: quick
-            ? { seed: market.scenario.seed, stepsPerDay: 12, finalSteps: 300 }
-            : { seed: market.scenario.seed },
-        });
-        policy = await loadPolicyArtifact(await trainArtifact(input));
-        active = { source: "latest", modelId: "offline", policy };
-      } catch (error) {
-        // Thin history: the server refuses to train and serves the rule.
-        if (!(error instanceof TrainingError)) throw error;
-        active = RULE;
-      }
+      const policy = await trainedOnce(market, history, quick);
+      active = policy === null ? RULE : { source: "latest", modelId: "offline", policy };
     },
     season: () => ({ priceDay: (day) => servedToday(day, active) }),
-    dispose() {
-      policy?.dispose();
-      policy = null;
-    },
   };
 }
 
-/** The engine's online learner, refitted on `schedule` from everything sold so far. */
+/**
+ * The production default, priced exactly as the server prices a compute or nightly run (`planCompany`): the
+ * engine's `runPlanJob` with the company's learning (`exploration` cautious by default, the company id as the seed,
+ * `online` true), the whole history so far, and the network the operator trained on the initial history serving
+ * when it passes the minimum history (the rule otherwise; the learner runs either way).
+ *
+ * The nightly refresh (`refreshModel`) retrains that network on every night that brought sales; it is not replayed
+ * here (a training a day per seed would take hours), and need not be: the learner prices every product with a
+ * demand fit, i.e. every product with a sale, so the network prices none of them, and a product without sales
+ * has nothing to retrain on. The learner itself refits from the whole history inside every plan: the production
+ * schedule is daily, which this plays.
+ */
 export function closedLoopPolicy(
   name = "closed_loop",
-  schedule: UpdateSchedule = "daily",
   exploration: Exploration = "cautious",
+  priceList = true,
 ): ClosedLoopPolicy {
+  let active: ActivePolicy = RULE;
   return {
     name,
+    async prepare(market, history, quick) {
+      const policy = await trainedOnce(market, history, quick);
+      active = policy === null ? RULE : { source: "latest", modelId: name, policy };
+    },
     season(market, seed) {
-      let learner: OnlineLearner | undefined;
-      const grids = new Map(market.products.map((p) => [p.productId, p.setup.prices]));
+      const companyId = `${market.scenario.name}:${seed}`;
+      const priceLists = Object.fromEntries(market.products.map((p) => [p.productId, p.setup.prices]));
       return {
         priceDay(day) {
-          if (learner === undefined || schedule === "daily" || (day.day > 0 && day.day % 7 === 0)) {
-            learner = onlineLearner({
-              history: day.history,
-              products: market.products.map((p) => ({
-                productId: p.productId,
-                referencePrice: p.referencePrice,
-              })),
-              exploration,
-              seed: `${market.scenario.name}:${seed}`,
-              distribution: market.scenario.distribution,
-              grids,
-              modelId: name,
-            });
-          }
-          return servedToday(day, RULE, learner);
+          const products = day.states.map((s) => ({
+            productId: s.product.product_id,
+            referencePrice: s.product.base_price,
+          }));
+          const rows = runPlanJob(
+            {
+              today: day.today,
+              startDate: day.today,
+              // The server plans `runDays` days; today's rows do not depend on the later days, and are all served.
+              endDate: day.today,
+              products: day.states,
+              active: { source: active.source, modelId: active.modelId },
+              fit: day.history.length === 0 ? null : { history: day.history, products },
+              learning: {
+                history: day.history,
+                exploration,
+                seed: companyId,
+                online: true,
+                ...(priceList ? { priceLists } : {}),
+              },
+            },
+            active.policy,
+          );
+          return servedRows(rows);
         },
       };
     },

@@ -82,6 +82,15 @@ export type {
 } from "./plan/company-plan.js";
 export { planPrices } from "./plan/company-plan.js";
 export type { PriceBinding } from "./plan/day-price.js";
+export {
+  dampedPrice,
+  isJump,
+  JUMP_FAR,
+  JUMP_MIN_PRODUCTS,
+  JUMP_SHARE,
+  movesFar,
+  type PriceMove,
+} from "./plan/jump-guard.js";
 export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";
 export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";

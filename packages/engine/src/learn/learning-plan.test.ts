@@ -165,3 +165,39 @@ describe("every row's band", () => {
     expect(plan(fixedPolicy(20), "cautious")).toEqual(plan(fixedPolicy(20), "cautious"));
   });
 });
+
+describe("the online learner without a trained model", () => {
+  const RULE: ActivePolicy = { source: "rule", modelId: null, policy: null };
+  const learn = (rows: SalesRow[], online = true) =>
+    planWithLearning({
+      today: TODAY,
+      startDate: TODAY,
+      endDate: addDays(TODAY, 6),
+      products: [productState(product, rows, TODAY, { horizonDays: 30 })],
+      active: RULE,
+      history: rows,
+      exploration: "cautious",
+      seed: "test",
+      online,
+    });
+
+  it("prices from the history the rule sold (the minimum history is the network's), rows sourced rule", () => {
+    const rows = learn(history());
+    const rule = learn(history(), false);
+    // The learner's own prices: not the rule's every day.
+    expect(rows.some((r, i) => r.price !== rule[i]?.price)).toBe(true);
+    for (const r of rows) {
+      expect(r.source).toBe("rule");
+      expect(r.model_id).toBeNull();
+      expect(typeof r.exploratory).toBe("boolean");
+      // Cautious: at most one catalogue step beyond the prices sold at (19-21).
+      expect(r.price).toBeGreaterThanOrEqual(18);
+      expect(r.price).toBeLessThanOrEqual(22);
+    }
+  });
+
+  it("starts from the rule with no history at all", () => {
+    const rows = learn([]);
+    expect(rows.every((r) => r.price === r.rule_price && r.source === "rule")).toBe(true);
+  });
+});

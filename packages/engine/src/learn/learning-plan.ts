@@ -26,19 +26,27 @@ export interface LearningPlanInput {
   readonly seed: string;
   /**
    * The online learner prices every product it can (the closed loop's daily refit from `history`), under the active
-   * policy's model id; the policy (capped by the exploration range) prices the rest. False: the policy or the rule
-   * alone, capped, each row with its band (the kill switch passes the rule here).
+   * policy's model id, or, where no model serves, from the rule's prices in the history (rows sourced `rule`); the
+   * policy (capped by the exploration range) prices the rest. False: the policy or the rule alone, capped, each row
+   * with its band (the kill switch passes the rule here).
    */
   readonly online: boolean;
   /** Adds `explanation` to every row (`PlanInput.explain`). */
   readonly explain?: boolean;
+  /**
+   * The prices each product can be charged at, where the partner keeps a price list (a market of a few price
+   * points); default the catalogue grid. The server's catalogue has no price list and passes none; the closed-loop
+   * benchmark passes its markets' own.
+   */
+  readonly priceLists?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Largest standard deviation of a drawn parameter (as the learner's: a fit of a few days says "unknown", not e^1000). */
 const MAX_PARAMETER_SD = 1;
 
 /**
- * `planPrices` with the company's learning: the online learner where `online` and a model serves, every policy
+ * `planPrices` with the company's learning: the online learner where `online` (with or without a trained model: the
+ * minimum history is the network's, the learner starts from whatever the rule sold at), every policy
  * price capped to the exploration range of what the product's history has seen (the jump guard: `off` stays inside
  * the prices sold at, `cautious` goes at most one grid price beyond those held for `SEEN_DAYS`, `free` trusts the
  * model), and every row's `expected_units_p10` / `_p90` and `exploratory`.
@@ -49,13 +57,14 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
     referencePrice: p.product.base_price,
   }));
   const learner =
-    input.online && input.active.modelId !== null && input.history.length > 0
+    input.online && input.history.length > 0
       ? onlineLearner({
           history: input.history,
           products: hints,
           exploration: input.exploration,
           seed: input.seed,
-          modelId: input.active.modelId,
+          ...(input.active.modelId === null ? {} : { modelId: input.active.modelId }),
+          ...(input.priceLists === undefined ? {} : { grids: new Map(Object.entries(input.priceLists)) }),
         })
       : undefined;
   let fit: FittedDemand | null | undefined = learner?.fit;

@@ -76,7 +76,9 @@ describe("onlineLearner through planPrices", () => {
     const first = planWith(rows, "cautious");
     expect(first).toEqual(planWith(rows, "cautious"));
     for (const r of first) {
-      expect(r.source).toBe("latest");
+      // No model serves (the rule is active): the learner's rows say so, with its band and exploration flag.
+      expect(r.source).toBe("rule");
+      expect(r.model_id).toBeNull();
       expect(typeof r.exploratory).toBe("boolean");
       expect(r.expected_units_p10).toBeLessThanOrEqual(r.expected_units);
       expect(r.expected_units).toBeLessThanOrEqual(r.expected_units_p90 ?? Number.NaN);

@@ -48,6 +48,7 @@ export interface LearningJob {
   readonly exploration: Exploration;
   readonly seed: string;
   readonly online: boolean;
+  readonly priceLists?: Readonly<Record<string, readonly number[]>>;
 }
 
 /**

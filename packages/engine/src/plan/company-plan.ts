@@ -11,6 +11,7 @@ import {
   ruleRawPrice,
   unboundedRulePrice,
 } from "./day-price.js";
+import { dampedPrice, isJump, movesFar } from "./jump-guard.js";
 import { type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
 
 /** What backs a plan: a loaded policy with the slot it came from, or the rule. */
@@ -44,6 +45,11 @@ export interface PlannedPrice {
   readonly expected_units_p90?: number;
   /** Present with p10/p90: the price was chosen partly to learn (or leaves the prices the history sold at). */
   readonly exploratory?: boolean;
+  /**
+   * Present (true) where the jump guard damped the model's or learner's price: that plan day moved many products far
+   * from the day before (`plan/jump-guard.ts`).
+   */
+  readonly jump_damped?: boolean;
   /** Present where the plan was asked to explain (`PlanInput.explain`): why the price is what it is. */
   readonly explanation?: PriceExplanation;
 }
@@ -69,7 +75,7 @@ export interface PriceExplanation {
   readonly observed_price_range: readonly [number, number];
   /**
    * The constraint that moved the price away from what its pricer (policy, learner or rule) chose: a guardrail, the
-   * max daily change, or the exploration cap on a policy's price; null when none did.
+   * max daily change, or the exploration cap on a policy's price or the jump guard (`exploration_limit`); null when none did.
    */
   readonly binding: PriceBinding | null;
 }
@@ -123,8 +129,8 @@ export interface PlanInput {
    */
   readonly fit: () => FittedDemand | null;
   /**
-   * Prices the products it covers under its model id, reported as the active source (as `latest` when the rule is
-   * active).
+   * Prices the products it covers under its model id, reported as the active source (`rule`, model id null, when
+   * no model serves: the learner starts from the rule's prices).
    */
   readonly learner?: OnlinePricer;
   /** Caps the policy's prices (never the rule's) and gives the rows it prices p10/p90 and `exploratory`. */
@@ -176,8 +182,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
     picks.fill(-1);
     if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
-    lanes.forEach((lane, k) => {
-      if (!lane.selling) return;
+    // Each lane's candidate first, so the jump guard judges the plan day as a whole.
+    const candidates = lanes.map((lane, k) => {
+      if (!lane.selling) return null;
       const { state } = lane;
       const stock = lane.stock;
       const rule = boundPrice(
@@ -188,6 +195,35 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
       const online = input.learner?.priceOn(state, date, t, stock) ?? null;
+      let chosen = rule;
+      let capped = false;
+      if (online !== null) chosen = online.price;
+      else if (learned !== null && lane.policyIndex !== undefined) {
+        const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
+        chosen = input.advisor === undefined ? picked : input.advisor.cap(state, picked, rule);
+        capped = chosen !== picked;
+      }
+      return { rule, pick, learned, online, chosen, capped };
+    });
+    // The jump guard, day by day against the price before (today: the last price served), so a damped jump stays
+    // damped over the run's later days.
+    const moves = candidates.flatMap((c, k) =>
+      c !== null && (c.online !== null || c.learned !== null)
+        ? [{ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } }]
+        : [],
+    );
+    const damped = new Set(
+      isJump(moves.map((m) => m.move)) ? moves.filter((m) => movesFar(m.move)).map((m) => m.k) : [],
+    );
+    lanes.forEach((lane, k) => {
+      const candidate = candidates[k];
+      if (!lane.selling || candidate === null || candidate === undefined) return;
+      const { state } = lane;
+      const stock = lane.stock;
+      const { rule, pick, learned, online } = candidate;
+      const chosen = damped.has(k)
+        ? dampedPrice({ last: lane.prev, price: candidate.chosen })
+        : candidate.chosen;
       const advisor = input.advisor;
       let price = rule;
       let units: number;
@@ -195,19 +231,18 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       let wanted: number | null = null;
       let capped = false;
       if (online !== null) {
-        wanted = online.price;
-        price = boundPrice(state, online.price, lane.prev);
+        wanted = chosen;
+        capped = damped.has(k);
+        price = boundPrice(state, chosen, lane.prev);
         units =
           price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
       } else if (learned !== null && lane.policyIndex !== undefined) {
-        const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
-        const chosen = advisor === undefined ? picked : advisor.cap(state, picked, rule);
         wanted = chosen;
-        capped = chosen !== picked;
+        capped = candidate.capped || damped.has(k);
         price = boundPrice(state, chosen, lane.prev);
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
         units =
-          price === chosen
+          price === candidate.chosen
             ? learned.expectedUnits(lane.policyIndex, policyStart + t, pick, stock)
             : expectedUnitsOn(state, fit, date, price, stock);
       } else {
@@ -223,6 +258,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           rule_price: rule,
           expected_units: round4(units),
           expected_revenue: roundCents(units * price),
+          ...(damped.has(k) ? { jump_damped: true } : {}),
         };
         const explained = input.explain
           ? {
@@ -240,8 +276,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         if (online !== null) {
           out.push({
             ...row,
-            source: active.source === "rule" ? "latest" : active.source,
-            model_id: input.learner?.modelId ?? null,
+            // Without a model the learner starts from the rule's prices: the rows say no model serves.
+            source: active.source,
+            model_id: active.source === "rule" ? null : (input.learner?.modelId ?? null),
             expected_units_p10: Math.min(online.unitsP10, row.expected_units),
             expected_units_p90: Math.max(online.unitsP90, row.expected_units),
             exploratory: online.exploratory,
@@ -277,7 +314,7 @@ interface DayPricing {
   readonly rawRule: number;
   /** The policy's (after the exploration cap) or the learner's price; null where the rule priced. */
   readonly wanted: number | null;
-  /** Whether the exploration cap moved the policy's price. */
+  /** Whether the exploration cap or the jump guard moved the pricer's price. */
   readonly capped: boolean;
   readonly price: number;
   readonly stock: number;
