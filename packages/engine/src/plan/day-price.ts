@@ -21,19 +21,23 @@ export function ruleDay(weekday: number, daysLeft: number): RuleDay {
 
 /** The rule's price (currency units, inside the guardrails) with `stock` left (Infinity when unlimited). */
 export function ruleRawPrice(state: ProductState, day: RuleDay, stock: number): number {
-  return rulePrice(
-    state.ruleParams,
-    {
-      weekday: day.weekday,
-      stockLeft: Number.isFinite(stock) ? stock : null,
-      remainingWeekdayCounts: day.remainingWeekdays,
-    },
-    { minPrice: state.minPrice, maxPrice: state.maxPrice },
-  );
+  return ruleAsks(state, day, stock, { minPrice: state.minPrice, maxPrice: state.maxPrice });
 }
 
 /** The rule's price with `stock` left before any guardrail: what the rule itself asks (currency units). */
 export function unboundedRulePrice(state: ProductState, day: RuleDay, stock: number): number {
+  return ruleAsks(state, day, stock, {
+    minPrice: Number.NEGATIVE_INFINITY,
+    maxPrice: Number.POSITIVE_INFINITY,
+  });
+}
+
+function ruleAsks(
+  state: ProductState,
+  day: RuleDay,
+  stock: number,
+  bounds: { minPrice: number; maxPrice: number },
+): number {
   return rulePrice(
     state.ruleParams,
     {
@@ -41,7 +45,7 @@ export function unboundedRulePrice(state: ProductState, day: RuleDay, stock: num
       stockLeft: Number.isFinite(stock) ? stock : null,
       remainingWeekdayCounts: day.remainingWeekdays,
     },
-    { minPrice: Number.NEGATIVE_INFINITY, maxPrice: Number.POSITIVE_INFINITY },
+    bounds,
   );
 }
 

@@ -98,20 +98,23 @@ export async function trainCompany(
       // Save then commit: a crash or a disconnect between them leaves an orphan artifact no slot points at.
       const saved = await store.save({ companyId, manifest: artifact.manifest, weights: artifact.weights });
       const metrics = numericMetrics(artifact.manifest.metrics);
+      const answer = (slots: TrainResponse["slots"]): TrainResponse => ({
+        company_id: companyId,
+        model_id: saved.model_id,
+        version: saved.version,
+        trained_at: saved.trained_at,
+        auto_approved: autoApprove,
+        slots,
+        metrics,
+      });
       if (hooks.beforeCommit) {
         const before = await store.getSlots(companyId);
-        await hooks.beforeCommit({
-          company_id: companyId,
-          model_id: saved.model_id,
-          version: saved.version,
-          trained_at: saved.trained_at,
-          auto_approved: autoApprove,
-          slots: {
+        await hooks.beforeCommit(
+          answer({
             latest: saved.model_id,
             approved: autoApprove ? saved.model_id : (before.approved?.model_id ?? null),
-          },
-          metrics,
-        });
+          }),
+        );
       }
       const committed = await changingSlots(() =>
         store.commitTraining({
@@ -127,18 +130,10 @@ export async function trainCompany(
       await store.retain(companyId, { keep: settings.artifactsKeep }).catch((error: unknown) => {
         ctx.logger.warn({ err: error, company_id: companyId }, "artifact retention failed");
       });
-      return {
-        company_id: companyId,
-        model_id: saved.model_id,
-        version: saved.version,
-        trained_at: saved.trained_at,
-        auto_approved: autoApprove,
-        slots: {
-          latest: committed.slots.latest?.model_id ?? null,
-          approved: committed.slots.approved?.model_id ?? null,
-        },
-        metrics,
-      };
+      return answer({
+        latest: committed.slots.latest?.model_id ?? null,
+        approved: committed.slots.approved?.model_id ?? null,
+      });
     }),
   );
 }
