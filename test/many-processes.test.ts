@@ -57,6 +57,11 @@ async function call(
   return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
 }
 
+/** `POST /v2/model/train` of the trained company with `Prefer: respond-async`. */
+function trainAsync(url: string, bearer: string) {
+  return call(url, bearer, "POST", "/v2/model/train", { company_id: TRAINED }, { prefer: "respond-async" });
+}
+
 async function operation(url: string, bearer: string, id: string) {
   return (await call(url, bearer, "GET", `/v2/operations/${id}`)).json as {
     status: string;
@@ -197,16 +202,7 @@ describe.runIf(ENABLED)("two API replicas and two workers on one PostgreSQL", ()
 
   it("async through A -> 202; a train through B meanwhile -> 409 with Retry-After; the operation succeeds", async () => {
     const bearer = await token(b.url);
-    const queued = await call(
-      a.url,
-      bearer,
-      "POST",
-      "/v2/model/train",
-      { company_id: TRAINED },
-      {
-        prefer: "respond-async",
-      },
-    );
+    const queued = await trainAsync(a.url, bearer);
     expect(queued.status).toBe(202);
     expect(queued.headers.get("preference-applied")).toBe("respond-async");
     const location = queued.headers.get("location") ?? "";
@@ -232,16 +228,7 @@ describe.runIf(ENABLED)("two API replicas and two workers on one PostgreSQL", ()
 
   it("kill -9 of the worker mid-training: the other worker finishes it after the expiry, one new version", async () => {
     const bearer = await token(a.url);
-    const queued = await call(
-      a.url,
-      bearer,
-      "POST",
-      "/v2/model/train",
-      { company_id: TRAINED },
-      {
-        prefer: "respond-async",
-      },
-    );
+    const queued = await trainAsync(a.url, bearer);
     expect(queued.status).toBe(202);
     const id = String(queued.json.operation_id);
     const victim = await Promise.any(

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
-import { createServerContext, type ServerContext } from "../context.js";
-import { createDatabase, type Db } from "../db/database.js";
-import { postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "../db/test-postgres.js";
+import type { ServerContext } from "../context.js";
+import { openTestContext, type TestContext } from "../db/test-context.js";
+import { postgresTestsEnabled } from "../db/test-postgres.js";
 import { demoScenario, seedCompanyFromMarket } from "../demo/market-seed.js";
 import { startBatchSchedule } from "./batch-schedule.js";
 
@@ -22,36 +19,21 @@ const MISSED = "2026-03-10T02:00:00Z";
 describe.each([
   { backend: "sqlite", enabled: true },
   { backend: "postgres", enabled: postgres },
-])("catching up a missed or interrupted nightly batch on $backend", ({ backend, enabled }) => {
-  let dataDir: string;
+] as const)("catching up a missed or interrupted nightly batch on $backend", ({ backend, enabled }) => {
   let ctx: ServerContext;
-  let admin: Db | undefined;
-  const schema = `pricing_catch_up_${process.pid}_${Date.now()}`;
+  let opened: TestContext | undefined;
 
   beforeAll(async () => {
     if (!enabled) return;
-    dataDir = await mkdtemp(join(tmpdir(), "pricing-catch-up-"));
-    const clock = () => new Date(NOW);
-    if (backend === "postgres") {
-      admin = createDatabase({ dataDir, databaseUrl: TEST_PG_URL });
-      await sql`create schema ${sql.id(schema)}`.execute(admin);
-      ctx = await createServerContext(
-        loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL, ...TEST_PG_SECRETS }),
-        {
-          pgSchema: schema,
-          clock,
-        },
-      );
-    } else {
-      ctx = await createServerContext(loadConfig({}, { dataDir }), { clock });
-    }
+    opened = await openTestContext(backend, "catch_up", () => new Date(NOW));
+    ctx = opened.ctx;
     for (const [i, id] of ["done", "failed", "interrupted", "untouched"].entries()) {
       await seedCompanyFromMarket(ctx, {
         companyId: id,
         name: id,
         timezone: "UTC",
         currency: "EUR",
-        dir: join(dataDir, "csv"),
+        dir: join(opened.dataDir, "csv"),
         scenario: demoScenario({
           name: id,
           today: "2026-03-10",
@@ -65,13 +47,7 @@ describe.each([
   }, 60_000);
 
   afterAll(async () => {
-    if (!enabled) return;
-    await ctx?.close();
-    if (admin) {
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
-      await admin.destroy();
-    }
-    await rm(dataDir, { recursive: true, force: true });
+    await opened?.close();
   });
 
   it.skipIf(!enabled)(

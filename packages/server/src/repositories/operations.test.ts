@@ -1,22 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
-import { createServerContext, type ServerContext } from "../context.js";
-import { createDatabase, type Db } from "../db/database.js";
-import { postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "../db/test-postgres.js";
+import type { ServerContext } from "../context.js";
+import { openTestContext, type TestContext } from "../db/test-context.js";
+import { postgresTestsEnabled } from "../db/test-postgres.js";
 
 const pgEnabled = await postgresTestsEnabled();
 
 for (const dialect of ["sqlite", "postgres"] as const) {
   describe.skipIf(dialect === "postgres" && !pgEnabled)(`operations repository on ${dialect}`, () => {
-    let dataDir: string;
     let ctx: ServerContext;
-    let admin: Db | undefined;
+    let opened: TestContext | undefined;
     let now = new Date("2026-11-21T12:00:00.000Z");
-    const schema = `pricing_ops_${process.pid}_${Date.now()}`;
     const train = (id: string, company = "co") => ({
       operation_id: id,
       kind: "train" as const,
@@ -25,30 +18,12 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     });
 
     beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), "pricing-ops-"));
-      const clock = () => now;
-      if (dialect === "postgres") {
-        admin = createDatabase({ dataDir, databaseUrl: TEST_PG_URL });
-        await sql`create schema ${sql.id(schema)}`.execute(admin);
-        ctx = await createServerContext(
-          loadConfig({}, { dataDir, databaseUrl: TEST_PG_URL, ...TEST_PG_SECRETS }),
-          {
-            pgSchema: schema,
-            clock,
-          },
-        );
-      } else {
-        ctx = await createServerContext(loadConfig({}, { dataDir }), { clock });
-      }
+      opened = await openTestContext(dialect, "ops", () => now);
+      ctx = opened.ctx;
     });
 
     afterAll(async () => {
-      await ctx?.close();
-      if (admin) {
-        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
-        await admin.destroy();
-      }
-      await rm(dataDir, { recursive: true, force: true });
+      await opened?.close();
     });
 
     it("keeps one queued or running training per company, however many race for it", async () => {
