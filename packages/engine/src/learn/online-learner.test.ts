@@ -120,6 +120,16 @@ describe("onlineLearner through planPrices", () => {
     expect(picks.every((p) => p === 20 || p === 21)).toBe(true);
   });
 
+  it("takes one day of a cut selling far below the prices above it for bad luck, and tries the cut again", () => {
+    // Elastic demand (2.5) at cost 6: every cut pays. The first day at 18 sold 1 unit where 19 sells about 12.
+    const rows = [
+      ...history(240, [19, 20, 21, 22], 2.5),
+      { date: addDays(TODAY, -1), product_id: "sku", price: 18, units_sold: 1, stock_on_hand: null },
+    ];
+    const picks = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => planWith(rows, "cautious", seed)[0]?.price ?? 0);
+    expect(Math.min(...picks)).toBeLessThanOrEqual(18);
+  });
+
   it("paces the stock over the whole season, also beyond the plan's one-year horizon", () => {
     // 5000 units: 5 a day over 1000 days sells out only at the top of the grid; over one year, 14 a day near 17.
     const rows = history(240, GRID, 2);
