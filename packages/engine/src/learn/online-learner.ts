@@ -60,8 +60,9 @@ export interface PriceSales {
 
 /**
  * The closed loop's learner: Thompson sampling over a demand posterior. The fitted constant-elasticity model
- * (mean and standard errors) is the prior of every grid price's rate, and each price's own sales update it
- * (Gamma-Poisson), so where the fitted family is wrong the prices it has tried still learn their true rate.
+ * (mean and standard errors) is the prior of every grid price's rate, or at an end of the prices sold whose own
+ * slope contradicts it, that end's line (`edgeLines`), and each price's own sales update it (Gamma-Poisson), so
+ * where the fitted family is wrong the prices it has tried still learn their true rate.
  * Every price decision draws one model from the posterior and prices by its fluid plan of the rest of the season
  * (`fluidChoice`), inside the exploration range. Products with no history price by the rule (null).
  */
