@@ -120,6 +120,26 @@ describe("onlineLearner through planPrices", () => {
     expect(picks.every((p) => p === 20 || p === 21)).toBe(true);
   });
 
+  it("does not walk below the usual price where buyers accept cuts mildly and punish rises", () => {
+    // Truth: elasticity 1 up to 20, 6 above (cost 6: 20 is best). One curve through a year at 18 ... 22 has
+    // elasticity about 3.4, whose best price is far below: the lower half of the sales says cuts sell little more.
+    const rng = seedrandom("kink-at-usual");
+    const rows: SalesRow[] = [];
+    for (let d = 0; d < 364; d++) {
+      const price = [18, 19, 20, 21, 22][Math.floor(d / 7) % 5] ?? 20;
+      const rate = 10 * (price / 20) ** (price <= 20 ? -1 : -6);
+      rows.push({
+        date: addDays(TODAY, d - 364),
+        product_id: "sku",
+        price,
+        units_sold: samplePoisson(rng, rate),
+        stock_on_hand: null,
+      });
+    }
+    const picks = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => planWith(rows, "cautious", seed)[0]?.price ?? 0);
+    expect(Math.min(...picks)).toBeGreaterThanOrEqual(19);
+  });
+
   it("takes one day of a cut selling far below the prices above it for bad luck, and tries the cut again", () => {
     // Elastic demand (2.5) at cost 6: every cut pays. The first day at 18 sold 1 unit where 19 sells about 12.
     const rows = [
@@ -145,6 +165,27 @@ describe("onlineLearner's exploration budget", () => {
     const rows = history(240, [19, 20, 21, 22], 1.2);
     const picks = Array.from({ length: 12 }, (_, k) => planWith(rows, "cautious", k + 1)[0]?.price ?? 0);
     expect(Math.max(...picks)).toBeLessThanOrEqual(22);
+  });
+});
+
+describe("onlineLearner's second look", () => {
+  it("draws a price that sold badly on its first days again over a long season, not over a week", () => {
+    // Elasticity 1.5, cost 6: 19 earns about what 21 does, but its three days sold 3 units each, not about 11.
+    const unlucky = [3, 2, 1].map((k) => ({
+      date: addDays(TODAY, -k),
+      product_id: "sku",
+      price: 19,
+      units_sold: 3,
+      stock_on_hand: null,
+    }));
+    const rows = [...history(240, [20, 21, 22], 1.5), ...unlucky];
+    const picks = (days: number) =>
+      Array.from({ length: 16 }, (_, k) => {
+        const season = { ...product, season_end: addDays(TODAY, days) };
+        return planWith(rows, "cautious", k + 1, season)[0]?.price ?? 0;
+      });
+    expect(picks(999)).toContain(19);
+    expect(picks(6)).not.toContain(19);
   });
 });
 
