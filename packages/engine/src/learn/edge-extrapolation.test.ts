@@ -15,8 +15,6 @@ describe("edgeLines", () => {
     const lines = edgeLines(PRICES, sales(kink), { elasticity: 3.4, stdError: 0.3 });
     expect(lines.below?.elasticity).toBeCloseTo(1, 1);
     expect(lines.above?.elasticity).toBeCloseTo(6, 1);
-    expect(lines.below?.edge).toBe(18);
-    expect(lines.above?.edge).toBe(22);
     // The line runs through the sales it was fitted to.
     if (lines.below === undefined) throw new Error("no line below");
     expect(edgeRate(lines.below, 19)).toBeCloseTo(kink(19), 1);

@@ -1,16 +1,15 @@
 import type { Uniform } from "../market/sampling.js";
 import { sampleNormal } from "./posterior-draws.js";
 
-/** One grid price's sales as the learner weighs them: weekday-weighted days at the price, and the units sold. */
-export interface SalesEvidence {
-  readonly exposure: number;
-  readonly units: number;
+/** A grid price's sales as the learner weighs them. */
+export interface PriceSales {
+  /** Days sold at the price (stock-outs left out) weighted by the fitted weekday volume, and the units sold. */
+  exposure: number;
+  units: number;
 }
 
 /** The demand line (log rate against log price) fitted to the prices sold nearest one end of the prices sold. */
 export interface EdgeLine {
-  /** The price sold at furthest out on that side: the line prices only beyond it. */
-  readonly edge: number;
   /** Centre of the fit (log price), the fitted log rate there, the elasticity and its standard error. */
   readonly center: number;
   readonly logRate: number;
@@ -42,12 +41,12 @@ const EDGE_Z = 2;
  */
 export function edgeLines(
   prices: readonly number[],
-  sales: readonly SalesEvidence[],
+  sales: readonly PriceSales[],
   fitted: { readonly elasticity: number; readonly stdError: number },
 ): EdgeLines {
   const sold = prices.flatMap((p, i) => {
     const s = sales[i];
-    return s !== undefined && s.exposure > 0 ? [{ x: Math.log(p), price: p, s }] : [];
+    return s !== undefined && s.exposure > 0 ? [{ x: Math.log(p), s }] : [];
   });
   if (sold.length < 2) return {};
   const first = sold[0];
@@ -59,14 +58,14 @@ export function edgeLines(
   const contradicts = (line: EdgeLine | undefined) =>
     line !== undefined &&
     Math.abs(line.elasticity - fitted.elasticity) > EDGE_Z * Math.hypot(line.stdError, fitted.stdError);
-  const fittedBelow = fitLine(lower, first.price);
-  const fittedAbove = fitLine(upper, last.price);
+  const fittedBelow = fitLine(lower);
+  const fittedAbove = fitLine(upper);
   const below = contradicts(fittedBelow) ? fittedBelow : undefined;
   const above = contradicts(fittedAbove) ? fittedAbove : undefined;
   return { ...(below === undefined ? {} : { below }), ...(above === undefined ? {} : { above }) };
 }
 
-function fitLine(points: readonly { x: number; s: SalesEvidence }[], edge: number): EdgeLine | undefined {
+function fitLine(points: readonly { x: number; s: PriceSales }[]): EdgeLine | undefined {
   // Half a unit on a price that sold nothing, so its log rate is finite and weighs little.
   const rows = points.map(({ x, s }) => ({ x, units: Math.max(s.units, 0.5), exposure: s.exposure }));
   const weight = rows.reduce((a, r) => a + r.units, 0);
@@ -80,7 +79,6 @@ function fitLine(points: readonly { x: number; s: SalesEvidence }[], edge: numbe
   }
   if (!(sxx > 0)) return undefined;
   return {
-    edge,
     center,
     logRate,
     elasticity: Math.max(0, -sxy / sxx),
