@@ -1,5 +1,5 @@
 import type { Uniform } from "../market/sampling.js";
-import { sampleNormal } from "./posterior-draws.js";
+import { parameterSd, sampleNormal } from "./posterior-draws.js";
 
 /** A grid price's sales as the learner weighs them. */
 export interface PriceSales {
@@ -22,8 +22,6 @@ export interface EdgeLines {
   readonly above?: EdgeLine;
 }
 
-/** Largest standard error of an edge's elasticity, as the learner's other parameters (a few days say "unknown"). */
-const MAX_EDGE_SD = 1;
 /** Standard errors by which an end's own slope must differ from the fitted elasticity before it replaces it. */
 const EDGE_Z = 2;
 
@@ -93,5 +91,5 @@ export function edgeRate(line: EdgeLine, price: number, elasticity = line.elasti
 
 /** One draw of an edge line's elasticity (normal, not below 0). */
 export function drawEdgeElasticity(rng: Uniform, line: EdgeLine): number {
-  return Math.max(0, line.elasticity + Math.min(MAX_EDGE_SD, line.stdError) * sampleNormal(rng));
+  return Math.max(0, line.elasticity + parameterSd(line.stdError) * sampleNormal(rng));
 }

@@ -8,6 +8,7 @@ import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
 import { type Exploration, explorationRange, type PriceDays } from "./exploration-range.js";
 import { onlineLearner, unitsInterval } from "./online-learner.js";
+import { parameterSd } from "./posterior-draws.js";
 
 /**
  * A company's plan as the server makes it, in plain data (structured-cloneable but for `active`'s loaded policy):
@@ -40,9 +41,6 @@ export interface LearningPlanInput {
    */
   readonly priceLists?: Readonly<Record<string, readonly number[]>>;
 }
-
-/** Largest standard deviation of a drawn parameter (as the learner's: a fit of a few days says "unknown", not e^1000). */
-const MAX_PARAMETER_SD = 1;
 
 /**
  * `planPrices` with the company's learning: the online learner where `online` (with or without a trained model: the
@@ -131,11 +129,13 @@ export function explorationAdvisor(
         const params = state.ruleParams;
         mean = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekday] ?? 1);
       } else {
-        const sd = (x: number) => Math.min(MAX_PARAMETER_SD, Number.isFinite(x) ? x : MAX_PARAMETER_SD);
         mean = fittedRate(product, weekday, price);
         // log rate = intercept - elasticity * log(price / reference): both errors, independent.
         const ratio = Math.log(price / product.referencePrice);
-        logSd = Math.hypot(sd(product.stdErrors.logIntercept), sd(product.stdErrors.elasticity) * ratio);
+        logSd = Math.hypot(
+          parameterSd(product.stdErrors.logIntercept),
+          parameterSd(product.stdErrors.elasticity) * ratio,
+        );
       }
       const cap = Number.isFinite(stock) ? Math.max(0, Math.floor(stock)) : Number.POSITIVE_INFINITY;
       const { unitsP10, unitsP90 } = unitsInterval(cappedMass(salesMass(mean, logSd), cap));

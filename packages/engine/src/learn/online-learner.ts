@@ -16,7 +16,7 @@ import {
 } from "./edge-extrapolation.js";
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
-import { sampleGamma, sampleNormal } from "./posterior-draws.js";
+import { parameterSd, sampleGamma, sampleNormal } from "./posterior-draws.js";
 
 export interface OnlineLearnerInput {
   /** Sales history before `today`, every product's rows (the learner's own prices' sales included). */
@@ -40,11 +40,6 @@ export interface OnlineLearner extends OnlinePricer {
 const PRIOR_DAYS = 14;
 /** Pseudo-units every price's rate starts from, so a price the fit says never sells can still be tried. */
 const PRIOR_UNITS = 0.5;
-/**
- * Largest standard deviation of a drawn parameter: a fit of a day or two without sales has an intercept error in
- * the thousands, which says "unknown" (the per-price posteriors take over), not "rates up to e^1000".
- */
-const MAX_PARAMETER_SD = 1;
 /** Share of the best price's margin (posterior mean) the learner gives up at most on a day to learn inside the seen range. */
 const EXPLORE_COST = 0.03;
 /** How much more (posterior mean) a price outside the seen range must promise than the best inside before it is tried. */
@@ -378,9 +373,11 @@ function drawRates(
   byPrice: readonly PriceSales[],
   priorDays: readonly number[],
 ): number[] {
-  const sd = (x: number) => Math.min(MAX_PARAMETER_SD, Number.isFinite(x) ? x : MAX_PARAMETER_SD);
-  const elasticity = Math.max(0, fitted.elasticity + sd(fitted.stdErrors.elasticity) * sampleNormal(rng));
-  const shift = sd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
+  const elasticity = Math.max(
+    0,
+    fitted.elasticity + parameterSd(fitted.stdErrors.elasticity) * sampleNormal(rng),
+  );
+  const shift = parameterSd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
   const draw = {
     shift,
     elasticity,
