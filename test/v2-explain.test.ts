@@ -59,7 +59,7 @@ describe("explanations (explain=true) on the real server", () => {
     await importCompanyData(h.ctx.db, h.ctx.clock, { companyId: COMPANY, productsFile: tight });
     // The rule alone prices (the kill switch), so each binding is checked against the rule's own price; without it
     // the online learner prices the company even with no model trained.
-    await h.ctx.repositories.companies.update(COMPANY, { force_rule: true });
+    await h.ctx.repositories.companies.update(COMPANY, { force_rule: true }, "operator");
     const sales = await h.ctx.db
       .selectFrom("sales")
       .select(["product_id", "date", "price"])

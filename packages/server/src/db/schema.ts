@@ -202,6 +202,19 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
+/** One change of one company setting (migration 0015); `old` and `new` are JSON texts of the values. */
+export interface CompanyEventsTable {
+  /** `cev_` + ULID: sorts by time of writing. */
+  event_id: string;
+  company_id: string;
+  at: string;
+  /** `operator` (the CLI) or `console:<name>` (the console's operator), as in the slot history. */
+  by: string;
+  field: string;
+  old: string;
+  new: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   key_pairs: KeyPairsTable;
@@ -217,6 +230,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  company_events: CompanyEventsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -229,3 +243,4 @@ export type RunRow = Selectable<RunsTable>;
 export type RecommendationRow = Selectable<RecommendationsTable>;
 export type BatchOutcomeRow = Selectable<BatchOutcomesTable>;
 export type OperationRow = Selectable<OperationsTable>;
+export type CompanyEventRow = Selectable<CompanyEventsTable>;

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { ServerContext } from "../../context.js";
 import type { CompanyRow } from "../../db/schema.js";
-import type { CompanySettings } from "../../repositories/companies.js";
+import type { CompanyEvent } from "../../repositories/companies.js";
 import { CliError, type CliRuntime, displayName, requirePartner } from "../cli-runtime.js";
 
 function isTimeZone(zone: string): boolean {
@@ -22,7 +22,9 @@ async function requireBoth(ctx: ServerContext, partnerId: string, companyId: str
 const EXPLORATIONS = ["off", "cautious", "free"] as const;
 
 /** A company as the CLI prints it: the settings as words and booleans, not the table's 0/1. */
-function companyView<T extends CompanyRow>(row: T) {
+function companyView<T extends CompanyRow>(
+  row: T,
+): Omit<T, "auto_approve_updates" | "force_rule"> & { auto_approve_updates: boolean; force_rule: boolean } {
   return { ...row, auto_approve_updates: row.auto_approve_updates === 1, force_rule: row.force_rule === 1 };
 }
 
@@ -31,6 +33,10 @@ function settingsLine(row: CompanyRow): string {
     `exploration ${row.exploration}, auto-approve updates ${row.auto_approve_updates === 1}, ` +
     `force rule ${row.force_rule === 1}`
   );
+}
+
+function eventLine(event: CompanyEvent): string {
+  return `  ${event.at}  ${event.field}: ${JSON.stringify(event.old)} -> ${JSON.stringify(event.new)}  by ${event.by}`;
 }
 
 function parseBoolean(flag: string, value: string | undefined): boolean | undefined {
@@ -79,7 +85,7 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
   company
     .command("update")
     .description(
-      "Change a company's learning settings (DESIGN §8); the next compute or nightly run uses them",
+      "Change a company's learning settings (DESIGN §8), recorded in its settings history by `operator` (the console's changes by `console:<name>`); the next compute or nightly run uses them",
     )
     .requiredOption("--id <company_id>", "company")
     .option(
@@ -106,30 +112,37 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
         if (exploration === undefined && autoApprove === undefined && forceRule === undefined) {
           throw new CliError("nothing to change: give --exploration, --auto-approve-updates or --force-rule");
         }
-        const settings: CompanySettings = {
+        const change = {
           ...(exploration === undefined ? {} : { exploration }),
           ...(autoApprove === undefined ? {} : { auto_approve_updates: autoApprove }),
           ...(forceRule === undefined ? {} : { force_rule: forceRule }),
         };
+        const { updateCompanySettings } = await import("../../services/company-settings.js");
+        const { OPERATOR } = await import("../../services/slot-actors.js");
         await cli.withContext(cmd, async (ctx) => {
-          const row = await ctx.repositories.companies.update(opts.id, settings);
-          if (!row) throw new CliError(`company "${opts.id}" does not exist`, "not_found");
-          cli.print(cmd, companyView(row), `company ${row.company_id}: ${settingsLine(row)}`);
+          const { company: row, events } = await updateCompanySettings(ctx, opts.id, change, OPERATOR);
+          cli.print(cmd, { ...companyView(row), events }, [
+            `company ${row.company_id}: ${settingsLine(row)}`,
+            ...(events.length === 0 ? ["  (nothing changed)"] : events.map(eventLine)),
+          ]);
         });
       },
     );
 
   company
     .command("show")
-    .description("Show a company and its learning settings")
+    .description("Show a company, its learning settings and their newest recorded changes")
     .requiredOption("--id <company_id>", "company")
     .action(async (opts: { id: string }, cmd: Command) => {
       await cli.withContext(cmd, async (ctx) => {
         const row = await ctx.repositories.companies.get(opts.id);
         if (!row) throw new CliError(`company "${opts.id}" does not exist`, "not_found");
-        cli.print(cmd, companyView(row), [
+        const { events, total } = await ctx.repositories.companies.events(opts.id, 20);
+        cli.print(cmd, { ...companyView(row), events, total_events: total }, [
           `${row.company_id}  ${row.timezone}  ${row.currency}  ${row.name}`,
           settingsLine(row),
+          `settings changes (${total}, newest first):`,
+          ...(events.length === 0 ? ["  -"] : events.map(eventLine)),
         ]);
       });
     });

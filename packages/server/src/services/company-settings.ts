@@ -1,0 +1,64 @@
+import { ApiError } from "@pricing/http-adapter";
+import { z } from "zod";
+import type { ServerContext } from "../context.js";
+import { type CompanyEvent, type SettingsUpdate, settingsOf } from "../repositories/companies.js";
+import { findCompany } from "./company-lookup.js";
+
+/**
+ * A change of a company's settings (DESIGN §8, §10): the console's body and the CLI's flags both become this.
+ * Strict: an unknown field is an error, never ignored. Issue 26 adds `price_endings` here.
+ */
+export const companySettingsChangeSchema = z
+  .object({
+    exploration: z.enum(["off", "cautious", "free"]).optional(),
+    auto_approve_updates: z.boolean().optional(),
+    force_rule: z.boolean().optional(),
+  })
+  .strict()
+  .refine((change) => Object.values(change).some((value) => value !== undefined), {
+    message: "names no setting to change (exploration, auto_approve_updates, force_rule)",
+  });
+
+export type CompanySettingsChange = z.infer<typeof companySettingsChangeSchema>;
+
+/** A company's settings as the console and `pricing company show` report them, with its newest changes. */
+export interface CompanySettingsReport {
+  company_id: string;
+  settings: ReturnType<typeof settingsOf>;
+  /** Newest first. */
+  events: CompanyEvent[];
+  total_events: number;
+}
+
+/**
+ * The one way a company's settings change, from the CLI (`by` "operator") or the console (`by` "console:<name>"):
+ * validates the change (400 `validation_error`), 404 `company_not_found`, then sets the values and records each
+ * one that changed in `company_events`, in one transaction. The next compute or nightly run uses them.
+ */
+export async function updateCompanySettings(
+  ctx: ServerContext,
+  companyId: string,
+  change: unknown,
+  by: string,
+): Promise<SettingsUpdate> {
+  const parsed = companySettingsChangeSchema.safeParse(change);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") || "settings";
+    throw new ApiError("validation_error", `${field}: ${issue?.message ?? "is invalid"}`);
+  }
+  const update = await ctx.repositories.companies.update(companyId, parsed.data, by);
+  if (update === undefined) throw new ApiError("company_not_found");
+  return update;
+}
+
+/** A company's current settings and its newest `limit` recorded changes. */
+export async function companySettings(
+  ctx: ServerContext,
+  companyId: string,
+  limit = 20,
+): Promise<CompanySettingsReport> {
+  const company = await findCompany(ctx, companyId);
+  const { total, events } = await ctx.repositories.companies.events(companyId, limit);
+  return { company_id: companyId, settings: settingsOf(company), events, total_events: total };
+}
