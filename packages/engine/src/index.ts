@@ -31,6 +31,14 @@ export { fitDemand, fittedRate } from "./demand/fit-demand.js";
 export { problemFromFit } from "./demand/problem-from-fit.js";
 export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.js";
 export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
+export type {
+  CurvePoint,
+  DemandCurve,
+  DemandCurveInput,
+  ObservedPoint,
+} from "./learn/demand-curve.js";
+export { demandCurves } from "./learn/demand-curve.js";
+export { demandCurvesInWorker } from "./learn/demand-curve-in-worker.js";
 export type { Exploration } from "./learn/exploration-range.js";
 export { explorationRange, SEEN_DAYS } from "./learn/exploration-range.js";
 export type { LearningPlanInput } from "./learn/learning-plan.js";

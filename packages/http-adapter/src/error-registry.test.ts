@@ -1,6 +1,13 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, codeToStatus, DEFAULT_MESSAGES, ERROR_CODES, type ErrorCode } from "./errors.js";
+import {
+  ApiError,
+  CONSOLE_ERROR_CODES,
+  codeToStatus,
+  DEFAULT_MESSAGES,
+  ERROR_CODES,
+  type ErrorCode,
+} from "./errors.js";
 import { adapterServerOptions, pricingApi } from "./plugin.js";
 import type { AuthService, PricingService } from "./services.js";
 
@@ -47,8 +54,8 @@ afterAll(async () => app.close());
 
 describe("error registry", () => {
   it("maps every code to one 4xx/5xx status and has a message for it, with no stale entries", () => {
-    expect(Object.keys(DEFAULT_MESSAGES).sort()).toEqual([...ERROR_CODES].sort());
-    for (const code of ERROR_CODES) {
+    expect(Object.keys(DEFAULT_MESSAGES).sort()).toEqual([...ERROR_CODES, ...CONSOLE_ERROR_CODES].sort());
+    for (const code of [...ERROR_CODES, ...CONSOLE_ERROR_CODES]) {
       const status = codeToStatus(code);
       expect(status, code).toBeGreaterThanOrEqual(400);
       expect(status, code).toBeLessThan(600);

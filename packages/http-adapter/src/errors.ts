@@ -28,7 +28,16 @@ export const ERROR_CODES = [
   "unavailable",
 ] as const;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/**
+ * Codes only the operator console answers with (on its own port, never on the partner API, so absent from the
+ * OpenAPI document); their status is decided in `codeToStatus` with every other code.
+ */
+export const CONSOLE_ERROR_CODES = ["cross_origin_refused"] as const;
+
+/** The codes the partner API answers with (its OpenAPI document lists exactly these). */
+export type PartnerErrorCode = (typeof ERROR_CODES)[number];
+
+export type ErrorCode = PartnerErrorCode | (typeof CONSOLE_ERROR_CODES)[number];
 
 export const errorCodeSchema = z.enum(ERROR_CODES);
 
@@ -45,6 +54,8 @@ export function codeToStatus(code: ErrorCode): number {
     case "not_found":
     case "operation_not_found":
       return 404;
+    case "cross_origin_refused":
+      return 403;
     case "method_not_allowed":
       return 405;
     case "request_timeout":
@@ -103,6 +114,8 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   insufficient_history: "The company has too little sales history to fit a model.",
   headers_too_large: "The request headers are too large.",
   rate_limited: "Too many requests; retry later.",
+  cross_origin_refused:
+    "This request came from another site or named a host this console does not answer to; use the console's own pages.",
   internal_error: "An internal error occurred.",
   unavailable: "The service is unavailable; retry later.",
 };
@@ -168,7 +181,11 @@ export const errorEnvelopeSchema = z
 
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-export function toEnvelope(error: ApiError, requestId: string): ErrorEnvelope {
+/** The envelope of any error, the partner API's (`ErrorEnvelope`) or the console's. */
+export function toEnvelope(
+  error: ApiError,
+  requestId: string,
+): { error: { code: ErrorCode; message: string; request_id: string } } {
   return { error: { code: error.code, message: error.message, request_id: requestId } };
 }
 

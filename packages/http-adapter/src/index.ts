@@ -4,6 +4,7 @@ export { type ErrorTranslator, toApiError } from "./error-handler.js";
 export {
   ApiError,
   type ApiErrorOptions,
+  CONSOLE_ERROR_CODES,
   codeToStatus,
   DEFAULT_MESSAGES,
   ERROR_CODES,
@@ -11,6 +12,7 @@ export {
   type ErrorEnvelope,
   errorEnvelopeSchema,
   isApiError,
+  type PartnerErrorCode,
 } from "./errors.js";
 export {
   canonicalJson,

@@ -2,6 +2,7 @@ import { adapterServerOptions, logSerializers, type PricingService, pricingApi }
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
+import type { ConsoleListener } from "./console/console-app.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
 import { databaseBusyAsApiError } from "./db/database-busy.js";
@@ -114,21 +115,30 @@ export interface RunningServer extends App {
   url: string;
   /** The Prometheus endpoint on `metricsPort` (e.g. `http://127.0.0.1:9464/metrics`); null when that is unset. */
   metricsUrl: string | null;
+  /** The operator console on `consoleHost:consolePort` (e.g. `http://127.0.0.1:8081`); null when that is unset. */
+  consoleUrl: string | null;
 }
 
 /**
- * buildApp, then listen on config.host:config.port (0 picks a free port), and serve `/metrics` on
- * config.host:config.metricsPort when it is set.
+ * buildApp, then listen on config.host:config.port (0 picks a free port), serve `/metrics` on
+ * config.host:config.metricsPort and the operator console on config.consoleHost:config.consolePort when they are
+ * set: each on its own listener, never on the public one.
  */
 export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
   const built = await buildApp(config, options);
   let metrics: MetricsListener | undefined;
+  let operatorConsole: ConsoleListener | undefined;
   try {
     await built.app.listen({ host: config.host, port: config.port });
     if (config.metricsPort !== undefined) {
       metrics = await startMetricsListener(built.ctx.metrics.registry, config.host, config.metricsPort);
     }
+    if (config.consolePort !== undefined) {
+      const { startConsole } = await import("./console/console-app.js");
+      operatorConsole = await startConsole(built.ctx, config.consolePort);
+    }
   } catch (error) {
+    await metrics?.close();
     await built.close();
     throw error;
   }
@@ -139,7 +149,9 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     ...built,
     url: `http://${host}:${port}`,
     metricsUrl: metrics?.url ?? null,
+    consoleUrl: operatorConsole?.url ?? null,
     async close() {
+      await operatorConsole?.close();
       await metrics?.close();
       await built.close();
     },

@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { rateLimitsSchema } from "@pricing/http-adapter";
 import { z } from "zod";
+import { isLoopbackHost } from "./console/loopback-host.js";
 
 /**
  * One setting, declared once: its schema, the environment variable (and CLI flag) it is read from, and what the
@@ -90,6 +91,38 @@ const serverSettings = {
     fromText: Number,
     description:
       "port of the Prometheus `/metrics` listener, on `host`, apart from the API's; unset: no listener; 0 picks a free port",
+  },
+  consolePort: {
+    schema: z.number().int().min(0).max(65535).optional(),
+    env: "PRICING_CONSOLE_PORT",
+    flag: "--console-port <port>",
+    fromText: Number,
+    commandDefaults: { demo: 8081 },
+    description:
+      "port of the operator console (web pages and their `/api/`, DESIGN §10) on `consoleHost`, never on the API's port; unset: no console; 0 picks a free port",
+  },
+  consoleHost: {
+    schema: z.string().min(1).default("127.0.0.1"),
+    env: "PRICING_CONSOLE_HOST",
+    description:
+      "interface the console listens on; beyond loopback the server refuses to start without `consoleToken`, and TLS (a reverse proxy) belongs in front of it",
+  },
+  consoleToken: {
+    schema: z.string().min(32, "must be at least 32 characters").optional(),
+    env: "PRICING_CONSOLE_TOKEN",
+    description:
+      "the operators' token, at least 32 characters: the console's login form (with the operator's name) and `Authorization: Bearer` take it. Unset (loopback only): the login asks only the name, and the Host and Origin checks are what keep other sites out",
+  },
+  consoleHostnames: {
+    schema: z
+      .array(
+        z.string().regex(/^[A-Za-z0-9.-]+$/, "must be host names without a port, e.g. console.example.com"),
+      )
+      .default([]),
+    env: "PRICING_CONSOLE_HOSTNAMES",
+    fromText: list,
+    description:
+      "comma-separated host names the console is reached by (a proxy's, a DNS name) besides `localhost` and IP addresses; a request naming another host is refused, so a DNS-rebinding page cannot reach it",
   },
   jwtSecret: {
     schema: z.string().optional(),
@@ -346,6 +379,27 @@ export const configSchema = z
     {
       path: ["metricsPort"],
       message: "must differ from port: metrics are never served on the public port",
+    },
+  )
+  .refine(
+    (config) =>
+      config.consolePort === undefined ||
+      config.consolePort === 0 ||
+      (config.consolePort !== config.port && config.consolePort !== config.metricsPort),
+    {
+      path: ["consolePort"],
+      message: "must differ from port and metricsPort: the console is never served on the public port",
+    },
+  )
+  .refine(
+    (config) =>
+      config.consolePort === undefined ||
+      isLoopbackHost(config.consoleHost) ||
+      config.consoleToken !== undefined,
+    {
+      path: ["consoleToken"],
+      message:
+        "the console listens beyond loopback (PRICING_CONSOLE_HOST): set PRICING_CONSOLE_TOKEN, or keep it on 127.0.0.1",
     },
   )
   .transform((config) => {

@@ -51,6 +51,28 @@ export function createBatchOutcomesRepository(db: Db) {
       return new Set(rows.map((r) => r.company_id));
     },
 
+    /** Each company's outcome in the newest batch that ran it (companies never run are absent). */
+    async latestByCompany(): Promise<Map<string, BatchOutcomesTable>> {
+      const newest = db
+        .selectFrom("batch_outcomes")
+        .select(["company_id"])
+        .select((eb) => eb.fn.max("finished_at").as("finished_at"))
+        .groupBy("company_id")
+        .as("newest");
+      const rows = await db
+        .selectFrom("batch_outcomes")
+        .innerJoin(newest, (join) =>
+          join
+            .onRef("newest.company_id", "=", "batch_outcomes.company_id")
+            .onRef("newest.finished_at", "=", "batch_outcomes.finished_at"),
+        )
+        .selectAll("batch_outcomes")
+        .orderBy("batch_outcomes.batch_id")
+        .execute();
+      // On equal finishing times the later batch (ULID) wins.
+      return new Map(rows.map((r) => [r.company_id, r]));
+    },
+
     /** The newest `limit` batches, newest first, each with its per-company outcomes. */
     async recent(limit: number): Promise<RecordedBatch[]> {
       const recent = await db

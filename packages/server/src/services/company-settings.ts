@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { type CompanyEvent, type SettingsUpdate, settingsOf } from "../repositories/companies.js";
 import { findCompany } from "./company-lookup.js";
+import { validatedInput } from "./validated-input.js";
 
 /**
  * A change of a company's settings (DESIGN §8, §10): the console's body and the CLI's flags both become this.
@@ -41,13 +42,8 @@ export async function updateCompanySettings(
   change: unknown,
   by: string,
 ): Promise<SettingsUpdate> {
-  const parsed = companySettingsChangeSchema.safeParse(change);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join(".") || "settings";
-    throw new ApiError("validation_error", `${field}: ${issue?.message ?? "is invalid"}`);
-  }
-  const update = await ctx.repositories.companies.update(companyId, parsed.data, by);
+  const settings = validatedInput(companySettingsChangeSchema, change, "settings");
+  const update = await ctx.repositories.companies.update(companyId, settings, by);
   if (update === undefined) throw new ApiError("company_not_found");
   return update;
 }

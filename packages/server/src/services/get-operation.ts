@@ -1,9 +1,9 @@
 import {
   ApiError,
   ERROR_CODES,
-  type ErrorCode,
   type Operation,
   type OperationParams,
+  type PartnerErrorCode,
   type RequestContext,
   type TrainResponse,
 } from "@pricing/http-adapter";
@@ -11,9 +11,9 @@ import type { ServerContext } from "../context.js";
 import type { OperationRow } from "../db/schema.js";
 
 /** The code a failed operation stored, as one of the API's (any other as `internal_error`). */
-export function storedErrorCode(row: OperationRow): ErrorCode {
+export function storedErrorCode(row: OperationRow): PartnerErrorCode {
   return (ERROR_CODES as readonly string[]).includes(row.error_code ?? "")
-    ? (row.error_code as ErrorCode)
+    ? (row.error_code as PartnerErrorCode)
     : "internal_error";
 }
 

@@ -9,6 +9,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))
     .addOption(settingOption("metricsPort"))
+    .addOption(settingOption("consolePort"))
     .option("--no-serve", "seed and print, then exit")
     .action(async (opts: { serve: boolean }, cmd: Command) => {
       // The demo's own defaults (a short training, quiet logs) are the config's `commandDefaults`.
@@ -19,15 +20,19 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
         if (!json) cli.io.err(`${line}\n`);
       };
       // Seeding an existing demo rotates its keys: a port in use must fail before that, not after.
-      if (opts.serve) await assertPortFree(config.host, config.port);
+      if (opts.serve) {
+        await assertPortFree(config.host, config.port);
+        if (config.consolePort !== undefined) await assertPortFree(config.consoleHost, config.consolePort);
+      }
       const seeded = await cli.withContext(cmd, (ctx) => seedDemo(ctx, progress), { create: true });
-      const show = (url: string, metricsUrl: string | null) => {
+      const show = (url: string, metricsUrl: string | null, consoleUrl: string | null) => {
         const companies = seeded.companies;
         cli.print(
           cmd,
           {
             url,
             metrics_url: metricsUrl,
+            console_url: consoleUrl,
             data_dir: config.dataDir,
             partner_id: seeded.partner_id,
             access_key: seeded.access_key,
@@ -50,16 +55,21 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
             "",
             `Swap company_id=${companies[1] ?? ""} to see tight-stock pricing. Ctrl-C stops the server.`,
             ...(metricsUrl === null ? [] : [`Prometheus metrics: ${metricsUrl}`]),
+            ...(consoleUrl === null
+              ? []
+              : [
+                  `Operator console: ${consoleUrl} (${config.consoleToken === undefined ? "log in with your name: loopback only, no token" : "log in with your name and PRICING_CONSOLE_TOKEN"})`,
+                ]),
           ],
         );
       };
       if (!opts.serve) {
-        show(`http://${config.host}:${config.port}`, null);
+        show(`http://${config.host}:${config.port}`, null, null);
         return;
       }
       const { startServerWithBatch } = await import("../../serve-with-batch.js");
       const serving = await startServerWithBatch(config);
-      show(serving.server.url, serving.server.metricsUrl);
+      show(serving.server.url, serving.server.metricsUrl, serving.server.consoleUrl);
       await untilSignal();
       await serving.close();
     });

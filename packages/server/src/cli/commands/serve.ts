@@ -11,6 +11,7 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))
     .addOption(settingOption("metricsPort"))
+    .addOption(settingOption("consolePort"))
     .addOption(settingOption("pricing.workers"))
     .action(async (_opts: unknown, cmd: Command) => {
       const config = cli.config(cmd);
@@ -23,12 +24,14 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
         {
           url: server.url,
           metrics_url: server.metricsUrl,
+          console_url: server.consoleUrl,
           data_dir: config.dataDir,
           next_batch: serving.schedule.nextRun()?.toISOString() ?? null,
         },
         [
           `listening on ${server.url}; nightly batch next at ${serving.schedule.nextRun()?.toISOString() ?? "-"}`,
           ...(server.metricsUrl === null ? [] : [`metrics at ${server.metricsUrl}`]),
+          ...(server.consoleUrl === null ? [] : [`operator console at ${server.consoleUrl}`]),
         ],
       );
       await untilSignal();

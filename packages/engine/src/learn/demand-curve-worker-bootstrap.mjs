@@ -1,0 +1,7 @@
+// The demand-curve thread's entry when running from source (the built package runs demand-curve-worker.js
+// directly): registers tsx's loader in this thread, then imports the TypeScript entry point. tsx is a dev
+// dependency only.
+import { register } from "tsx/esm/api";
+
+register();
+await import("./demand-curve-worker.ts");

@@ -1,0 +1,368 @@
+// The operator console's script (plain JavaScript, no build step): draws each page's charts with uPlot from the
+// page's data (`#page-data`, the view its /api/ twin answers) and the demand curve from /api/, and sends the
+// page's changes to /api/ after the operator confirms them, showing what the server answered. After a change the
+// page's <main> is fetched again, so what it shows is always the server's own rendering.
+/* global uPlot */
+
+/** The charts drawn on this page, by name: tests read their data back (`window.consoleCharts.pricePath.data`). */
+const charts = {};
+window.consoleCharts = charts;
+
+const COLORS = {
+  sold: "#3b4252",
+  recommended: "#1a7f5a",
+  rule: "#c46a00",
+  units: "#8a94a6",
+  expected: "#2f6fd0",
+  band: "rgba(47, 111, 208, 0.16)",
+  bandEdge: "rgba(47, 111, 208, 0.35)",
+  margin: "#8e44ad",
+  observed: "#3b4252",
+  observedRange: "rgba(26, 127, 90, 0.08)",
+  today: "rgba(59, 66, 82, 0.45)",
+};
+
+function pageData() {
+  const block = document.getElementById("page-data");
+  return block === null ? null : JSON.parse(block.textContent);
+}
+
+/** Seconds since the epoch at the start of a `YYYY-MM-DD` (UTC), uPlot's time axis. */
+function dayOf(date) {
+  return Date.parse(`${date}T00:00:00Z`) / 1000;
+}
+
+function status(id, text, kind) {
+  const element = document.getElementById(id);
+  if (element === null) return;
+  element.textContent = text;
+  element.dataset.kind = kind ?? "info";
+}
+
+function widthOf(element) {
+  return Math.max(320, Math.floor(element.getBoundingClientRect().width));
+}
+
+/** A vertical line at `x` (in the x scale's values) across the plot, drawn under the series. */
+function verticalLine(u, x, color) {
+  if (x === null || x === undefined) return;
+  const left = u.valToPos(x, "x", true);
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.setLineDash([4, 4]);
+  ctx.beginPath();
+  ctx.moveTo(left, u.bbox.top);
+  ctx.lineTo(left, u.bbox.top + u.bbox.height);
+  ctx.stroke();
+  ctx.restore();
+}
+
+function drawPricePath(element, path) {
+  const dates = [...new Set([...path.history.map((h) => h.date), ...path.run.map((r) => r.date)])].sort();
+  const sold = new Map(path.history.map((h) => [h.date, h]));
+  const run = new Map(path.run.map((r) => [r.date, r]));
+  const column = (days, value) =>
+    dates.map((d) => {
+      const row = days.get(d);
+      return row === undefined ? null : value(row);
+    });
+  const data = [
+    dates.map(dayOf),
+    column(sold, (h) => h.price),
+    column(run, (r) => r.price),
+    column(run, (r) => r.rule_price),
+    column(sold, (h) => h.units_sold),
+    column(run, (r) => r.expected_units),
+    column(run, (r) => r.expected_units_p10),
+    column(run, (r) => r.expected_units_p90),
+  ];
+  const firstRunDay = path.run.length > 0 ? dayOf(path.run[0].date) : null;
+  const options = {
+    width: widthOf(element),
+    height: 340,
+    scales: {
+      x: { time: true },
+      price: { auto: true },
+      units: { auto: true, range: (_u, _min, max) => [0, max * 1.1 || 1] },
+    },
+    series: [
+      {},
+      { label: "Price sold at", scale: "price", stroke: COLORS.sold, width: 1.5 },
+      { label: "Recommended", scale: "price", stroke: COLORS.recommended, width: 2.5 },
+      { label: "Rule", scale: "price", stroke: COLORS.rule, width: 1.5, dash: [6, 4] },
+      {
+        label: "Units sold",
+        scale: "units",
+        stroke: COLORS.units,
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 4, fill: COLORS.units },
+      },
+      { label: "Expected units", scale: "units", stroke: COLORS.expected, width: 1.5 },
+      { label: "Units p10", scale: "units", stroke: COLORS.bandEdge, width: 1 },
+      { label: "Units p90", scale: "units", stroke: COLORS.bandEdge, width: 1 },
+    ],
+    bands: [{ series: [7, 6], fill: COLORS.band }],
+    axes: [
+      {},
+      { scale: "price", label: `Price (${path.currency})` },
+      { scale: "units", side: 1, label: "Units per day", grid: { show: false } },
+    ],
+    hooks: { drawClear: [(u) => verticalLine(u, firstRunDay, COLORS.today)] },
+  };
+  charts.pricePath = new uPlot(options, data, element);
+  element.dataset.drawn = "true";
+}
+
+async function drawDemandCurve(element, companyId, productId, todayPrice) {
+  const url = `/api/companies/${encodeURIComponent(companyId)}/products/${encodeURIComponent(productId)}/demand-curve`;
+  const response = await fetch(url, { headers: { accept: "application/json" } });
+  const curve = await response.json().catch(() => null);
+  if (!response.ok) {
+    status(
+      "demand-curve-status",
+      `No demand curve: ${curve?.error?.message ?? response.statusText}`,
+      "error",
+    );
+    return;
+  }
+  if (curve.points.length === 0) {
+    status(
+      "demand-curve-status",
+      "No demand curve: the product has no sales history the model could fit.",
+      "info",
+    );
+    return;
+  }
+  const prices = [
+    ...new Set([...curve.points.map((p) => p.price), ...curve.observed.map((o) => o.price)]),
+  ].sort((a, b) => a - b);
+  const points = new Map(curve.points.map((p) => [p.price, p]));
+  const observed = new Map(curve.observed.map((o) => [o.price, o]));
+  const column = (map, value) =>
+    prices.map((p) => {
+      const row = map.get(p);
+      return row === undefined ? null : value(row);
+    });
+  const data = [
+    prices,
+    column(points, (p) => p.expected_units),
+    column(points, (p) => p.expected_units_p10),
+    column(points, (p) => p.expected_units_p90),
+    column(points, (p) => p.expected_margin),
+    column(observed, (o) => o.mean_units),
+  ];
+  const range = curve.observed_price_range;
+  const options = {
+    width: widthOf(element),
+    height: 340,
+    scales: {
+      x: { time: false },
+      units: { auto: true, range: (_u, _min, max) => [0, max * 1.1 || 1] },
+      margin: { auto: true },
+    },
+    series: [
+      { label: "Price", value: (_u, v) => (v === null ? "-" : v.toFixed(2)) },
+      { label: "Expected units", scale: "units", stroke: COLORS.expected, width: 2, spanGaps: true },
+      { label: "Units p10", scale: "units", stroke: COLORS.bandEdge, width: 1, spanGaps: true },
+      { label: "Units p90", scale: "units", stroke: COLORS.bandEdge, width: 1, spanGaps: true },
+      { label: "Expected margin", scale: "margin", stroke: COLORS.margin, width: 2, spanGaps: true },
+      {
+        label: "Observed mean units",
+        scale: "units",
+        stroke: COLORS.observed,
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 7, fill: COLORS.observed },
+      },
+    ],
+    bands: [{ series: [3, 2], fill: COLORS.band }],
+    axes: [
+      { label: "Price", values: (_u, ticks) => ticks.map((t) => t.toFixed(2)) },
+      { scale: "units", label: "Units per day" },
+      { scale: "margin", side: 1, label: "Margin per day", grid: { show: false } },
+    ],
+    hooks: {
+      drawClear: [
+        (u) => {
+          if (range !== null) {
+            const left = u.valToPos(range[0], "x", true);
+            const right = u.valToPos(range[1], "x", true);
+            u.ctx.fillStyle = COLORS.observedRange;
+            u.ctx.fillRect(left, u.bbox.top, Math.max(2, right - left), u.bbox.height);
+          }
+          verticalLine(u, todayPrice, COLORS.today);
+        },
+      ],
+    },
+  };
+  charts.demandCurve = new uPlot(options, data, element);
+  charts.demandCurveData = curve;
+  const elasticity = curve.elasticity === null ? "-" : curve.elasticity.toFixed(2);
+  const se = curve.elasticity_se === null ? "-" : curve.elasticity_se.toFixed(2);
+  status(
+    "demand-curve-status",
+    `Elasticity ${elasticity} ± ${se}; shaded: the prices the history sold at${
+      todayPrice === null ? "" : `; dashed: today's recommended price ${todayPrice.toFixed(2)}`
+    }.`,
+    "info",
+  );
+  element.dataset.drawn = "true";
+}
+
+/** POSTs JSON to the console's /api/ and returns the status and the parsed answer. */
+async function send(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => null);
+  return { ok: response.ok, status: response.status, body: answer };
+}
+
+function refusal(answer) {
+  const error = answer.body?.error;
+  return error === undefined
+    ? `Refused (${answer.status}).`
+    : `Refused: ${answer.status} ${error.code}. ${error.message}`;
+}
+
+/** Fetches this page again and swaps its <main> in, then draws and wires it as on load. */
+async function refreshMain() {
+  const response = await fetch(location.href, { headers: { accept: "text/html" } });
+  if (!response.ok) return;
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html").querySelector("main");
+  const current = document.querySelector("main");
+  if (fresh === null || current === null) return;
+  for (const name of Object.keys(charts)) {
+    charts[name]?.destroy?.();
+    delete charts[name];
+  }
+  current.replaceWith(document.adoptNode(fresh));
+  start();
+}
+
+function wireSettings(data) {
+  const form = document.getElementById("settings-form");
+  if (form === null) return;
+  const company = form.dataset.company;
+  const before = data.settings.settings;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const now = {
+      exploration: form.elements.exploration.value,
+      force_rule: form.elements.force_rule.checked,
+      auto_approve_updates: form.elements.auto_approve_updates.checked,
+    };
+    const change = Object.fromEntries(
+      Object.entries(now).filter(([field, value]) => value !== before[field]),
+    );
+    const fields = Object.keys(change);
+    if (fields.length === 0) {
+      status("settings-status", "Nothing to change.", "info");
+      return;
+    }
+    const lines = fields.map((f) => `${f}: ${JSON.stringify(before[f])} → ${JSON.stringify(change[f])}`);
+    if (
+      !confirm(
+        `Change the settings of ${company}?\n\n${lines.join("\n")}\n\nThe next compute or nightly run uses them.`,
+      )
+    ) {
+      status("settings-status", "Not changed.", "info");
+      return;
+    }
+    const answer = await send(`/api/companies/${encodeURIComponent(company)}/settings`, change);
+    if (!answer.ok) {
+      status("settings-status", refusal(answer), "error");
+      return;
+    }
+    await refreshMain();
+    const events = answer.body.events;
+    status(
+      "settings-status",
+      events.length === 0
+        ? "Nothing changed: the settings were already so."
+        : `Saved ${events.map((e) => `${e.field} ${JSON.stringify(e.old)} → ${JSON.stringify(e.new)}`).join(", ")}, recorded as ${events[0].by}.`,
+      "ok",
+    );
+  });
+}
+
+function wireModel(data) {
+  const company = data.report.company_id;
+  for (const button of document.querySelectorAll("button[data-action]")) {
+    button.addEventListener("click", async () => {
+      const action = button.dataset.action;
+      const model = button.dataset.model;
+      const approved = data.report.approved?.model_id ?? null;
+      const question =
+        action === "promote"
+          ? `Promote ${model} to approved for ${company}? It serves from the next compute or nightly run.`
+          : `Approve ${model} again for ${company}, in place of ${approved ?? "nothing"}?`;
+      if (!confirm(question)) return;
+      const body =
+        action === "promote"
+          ? { model_id: model }
+          : { model_id: model, expected_approved_model_id: approved };
+      button.disabled = true;
+      const answer = await send(`/api/companies/${encodeURIComponent(company)}/model/${action}`, body);
+      if (answer.ok) {
+        await refreshMain();
+        status(
+          "model-status",
+          `${action === "promote" ? "Promoted" : "Approved again"} ${model}: ${answer.body.source} serves (${answer.body.model_id ?? "rule"}).`,
+          "ok",
+        );
+        return;
+      }
+      if (answer.status === 409) {
+        // Someone changed the slots since this page was drawn: show them as they are now, with why it was refused.
+        await refreshMain();
+        status(
+          "model-status",
+          `${refusal(answer)} This page was out of date; it now shows the slots as they are.`,
+          "error",
+        );
+        return;
+      }
+      button.disabled = false;
+      status("model-status", refusal(answer), "error");
+    });
+  }
+}
+
+function startCompany(data) {
+  const picker = document.getElementById("product-picker");
+  picker?.elements.product?.addEventListener("change", () => picker.submit());
+  const path = data.price_path;
+  const pathElement = document.getElementById("price-path");
+  if (path !== null && pathElement !== null) drawPricePath(pathElement, path);
+  const curveElement = document.getElementById("demand-curve");
+  if (path !== null && curveElement !== null) {
+    const today = path.run.find((r) => r.date === data.company.today);
+    drawDemandCurve(curveElement, data.company.company_id, path.product_id, today?.price ?? null).catch(
+      (error) => status("demand-curve-status", `No demand curve: ${error.message}`, "error"),
+    );
+  }
+  wireSettings(data);
+}
+
+function start() {
+  const data = pageData();
+  const page = document.body.dataset.page;
+  if (page === "company") startCompany(data);
+  if (page === "model") wireModel(data);
+  document.body.dataset.ready = "true";
+}
+
+window.addEventListener("resize", () => {
+  for (const [name, chart] of Object.entries(charts)) {
+    if (typeof chart?.setSize !== "function") continue;
+    const element = document.getElementById(name === "pricePath" ? "price-path" : "demand-curve");
+    if (element !== null) chart.setSize({ width: widthOf(element), height: chart.height });
+  }
+});
+
+start();

@@ -1,0 +1,134 @@
+import { addDays } from "@pricing/engine";
+import type { Recommendation, Run } from "@pricing/http-adapter";
+import { ApiError } from "@pricing/http-adapter";
+import type { ServerContext } from "../context.js";
+import type { CompanyRow, ProductRow } from "../db/schema.js";
+import { toRun } from "../repositories/runs.js";
+import { findCompany } from "../services/company-lookup.js";
+import { type CompanySettingsReport, companySettings } from "../services/company-settings.js";
+import { companyToday } from "../services/company-today.js";
+
+/** Days of sales history the price path shows before the company's today. */
+export const PATH_HISTORY_DAYS = 120;
+
+/** One day of the latest run for one product, as the price path draws it. */
+export interface PathDay {
+  date: string;
+  price: number;
+  rule_price: number;
+  expected_units: number;
+  expected_units_p10: number | null;
+  expected_units_p90: number | null;
+  exploratory: boolean | null;
+  /** What held the price where it is (the run's stored explanation); null when nothing did or none was stored. */
+  binding: string | null;
+}
+
+/**
+ * One product's price path: its sales history (actual prices and units) up to yesterday, then the latest run's
+ * recommended prices beside the rule's with the p10-p90 units band. Issue 26 adds the overrides and each day's
+ * `lowest_price_30d` here.
+ */
+export interface PricePath {
+  product_id: string;
+  name: string | null;
+  currency: string;
+  base_price: number;
+  unit_cost: number;
+  min_price: number | null;
+  max_price: number | null;
+  history: { date: string; price: number; units_sold: number }[];
+  run: PathDay[];
+}
+
+export interface CompanyDetail {
+  company: Pick<CompanyRow, "company_id" | "name" | "timezone" | "currency"> & { today: string };
+  settings: CompanySettingsReport;
+  products: { product_id: string; name: string | null }[];
+  /** The product shown (the one asked for, else the first); null for a company without products. */
+  product_id: string | null;
+  /** The company's newest persisted run; null before its first. */
+  run: Run | null;
+  price_path: PricePath | null;
+}
+
+function pathDay(item: Recommendation): PathDay {
+  return {
+    date: item.date,
+    price: item.price,
+    rule_price: item.rule_price,
+    expected_units: item.expected_units,
+    expected_units_p10: item.expected_units_p10,
+    expected_units_p90: item.expected_units_p90,
+    exploratory: item.exploratory,
+    binding: item.explanation?.binding ?? null,
+  };
+}
+
+async function pricePath(
+  ctx: ServerContext,
+  company: CompanyRow,
+  product: ProductRow,
+  today: string,
+  runId: string | null,
+): Promise<PricePath> {
+  const [sales, items] = await Promise.all([
+    ctx.repositories.sales.list({
+      companyId: company.company_id,
+      productId: product.product_id,
+      from: addDays(today, -PATH_HISTORY_DAYS),
+      to: addDays(today, -1),
+    }),
+    runId === null
+      ? Promise.resolve([])
+      : ctx.repositories.runs.recommendations(runId, { productId: product.product_id, explain: true }),
+  ]);
+  return {
+    product_id: product.product_id,
+    name: product.name,
+    currency: product.currency,
+    base_price: product.base_price,
+    unit_cost: product.unit_cost ?? 0,
+    min_price: product.min_price,
+    max_price: product.max_price,
+    history: sales.map((s) => ({ date: s.date, price: s.price, units_sold: s.units_sold })),
+    run: items.map(pathDay),
+  };
+}
+
+/**
+ * What the company page shows: the company, its settings and their recorded changes, its products, its newest run
+ * and one product's price path. 404 `company_not_found`, and `not_found` for a product the company does not have.
+ */
+export async function companyDetail(
+  ctx: ServerContext,
+  companyId: string,
+  productId?: string,
+): Promise<CompanyDetail> {
+  const company = await findCompany(ctx, companyId);
+  const today = companyToday(ctx.clock(), company.timezone);
+  const [settings, products, runRow] = await Promise.all([
+    companySettings(ctx, companyId),
+    ctx.repositories.products.listByCompany(companyId),
+    ctx.repositories.runs.atOffset(companyId, 0),
+  ]);
+  const product = productId === undefined ? products[0] : products.find((p) => p.product_id === productId);
+  if (product === undefined && productId !== undefined) {
+    throw new ApiError("not_found", `Company ${companyId} has no product ${productId}.`);
+  }
+  return {
+    company: {
+      company_id: company.company_id,
+      name: company.name,
+      timezone: company.timezone,
+      currency: company.currency,
+      today,
+    },
+    settings,
+    products: products.map((p) => ({ product_id: p.product_id, name: p.name })),
+    product_id: product?.product_id ?? null,
+    run: runRow === undefined ? null : toRun(runRow),
+    price_path:
+      product === undefined ? null : await pricePath(ctx, company, product, today, runRow?.run_id ?? null),
+  };
+}

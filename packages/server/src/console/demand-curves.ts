@@ -1,0 +1,107 @@
+import { type DemandCurve, demandCurvesInWorker } from "@pricing/engine";
+import { ApiError } from "@pricing/http-adapter";
+import type { ServerContext } from "../context.js";
+import { findCompany } from "../services/company-lookup.js";
+import { loadCompanySnapshot } from "../services/company-snapshot.js";
+import { companyToday } from "../services/company-today.js";
+
+/** Curves made for one state of a company's inputs are kept at most this long (a catalogue edit changes no key part). */
+const CURVES_TTL_MS = 10 * 60_000;
+
+/** One product's demand curve as the console's JSON carries it (DESIGN §10). */
+export interface DemandCurveView {
+  company_id: string;
+  product_id: string;
+  date: string;
+  unit_cost: number;
+  observed_price_range: [number, number] | null;
+  elasticity: number | null;
+  elasticity_se: number | null;
+  points: {
+    price: number;
+    expected_units: number;
+    expected_units_p10: number;
+    expected_units_p90: number;
+    expected_margin: number;
+    margin_p10: number;
+    margin_p90: number;
+  }[];
+  observed: { price: number; days: number; mean_units: number }[];
+}
+
+function toView(companyId: string, curve: DemandCurve): DemandCurveView {
+  return {
+    company_id: companyId,
+    product_id: curve.productId,
+    date: curve.date,
+    unit_cost: curve.unitCost,
+    observed_price_range:
+      curve.observedPriceRange === null ? null : [curve.observedPriceRange[0], curve.observedPriceRange[1]],
+    elasticity: curve.elasticity,
+    elasticity_se: curve.elasticityStdError,
+    points: curve.points.map((p) => ({
+      price: p.price,
+      expected_units: p.expectedUnits,
+      expected_units_p10: p.unitsP10,
+      expected_units_p90: p.unitsP90,
+      expected_margin: p.expectedMargin,
+      margin_p10: p.marginP10,
+      margin_p90: p.marginP90,
+    })),
+    observed: curve.observed.map((o) => ({ price: o.price, days: o.days, mean_units: o.meanUnits })),
+  };
+}
+
+interface Memo {
+  key: string;
+  at: number;
+  curves: Promise<Map<string, DemandCurve>>;
+}
+
+export interface DemandCurveSource {
+  /** One product's curve: 404 `company_not_found`, `not_found` for a product the company does not have. */
+  curve(companyId: string, productId: string): Promise<DemandCurveView>;
+}
+
+/**
+ * The console's demand curves: the engine's `demandCurves` over the company's snapshot, in a worker thread (the
+ * demand fit of a 100-product company takes a second in a fresh thread, which the API's event loop must not
+ * wait on), every product at once and kept while the company's day, exploration setting and sales are unchanged,
+ * so picking another product answers from memory. Requests that ask while the curves are computed share them.
+ */
+export function createDemandCurveSource(ctx: ServerContext): DemandCurveSource {
+  const memos = new Map<string, Memo>();
+  return {
+    async curve(companyId, productId) {
+      const company = await findCompany(ctx, companyId);
+      const today = companyToday(ctx.clock(), company.timezone);
+      const sales = await ctx.repositories.sales.count(companyId);
+      const key = JSON.stringify([today, company.exploration, sales]);
+      const now = ctx.clock().getTime();
+      let memo = memos.get(companyId);
+      if (memo === undefined || memo.key !== key || now - memo.at >= CURVES_TTL_MS) {
+        const curves = (async () => {
+          const snapshot = await loadCompanySnapshot(ctx, company);
+          const list = await demandCurvesInWorker({
+            today: snapshot.today,
+            products: snapshot.products,
+            history: snapshot.history,
+            exploration: company.exploration,
+          });
+          return new Map(list.map((c) => [c.productId, c]));
+        })();
+        memo = { key, at: now, curves };
+        memos.set(companyId, memo);
+        const made = memo;
+        // A failed computation is not kept: the next request computes again.
+        curves.catch(() => {
+          if (memos.get(companyId) === made) memos.delete(companyId);
+        });
+      }
+      const found = (await memo.curves).get(productId);
+      if (found === undefined)
+        throw new ApiError("not_found", `Company ${companyId} has no product ${productId}.`);
+      return toView(companyId, found);
+    },
+  };
+}

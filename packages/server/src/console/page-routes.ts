@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { batchesOverview } from "./batches-overview.js";
+import { batchesPage } from "./batches-page.js";
+import { companiesOverview } from "./companies-overview.js";
+import { companiesPage } from "./companies-page.js";
+import { companyDetail } from "./company-detail.js";
+import { companyPage } from "./company-page.js";
+import type { ConsoleState } from "./console-app.js";
+import { modelOverview } from "./model-overview.js";
+import { modelPage } from "./model-page.js";
+
+type CompanyParams = { company_id: string };
+
+function productQuery(request: FastifyRequest): string | undefined {
+  const product = (request.query as Record<string, unknown>).product;
+  return typeof product === "string" && product !== "" ? product : undefined;
+}
+
+/** The console's pages: server-rendered, each with the view its `/api/` twin answers as its page data. */
+export function registerPageRoutes(app: FastifyInstance, state: ConsoleState): void {
+  const { ctx } = state;
+  app.get("/", async (request, reply) => {
+    const view = await companiesOverview(ctx);
+    return state.page(
+      reply,
+      { name: "companies", title: "Companies", body: companiesPage(view), data: view },
+      request,
+    );
+  });
+  app.get<{ Params: CompanyParams }>("/companies/:company_id", async (request, reply) => {
+    const view = await companyDetail(ctx, request.params.company_id, productQuery(request));
+    return state.page(
+      reply,
+      { name: "company", title: view.company.company_id, body: companyPage(view), data: view },
+      request,
+    );
+  });
+  app.get<{ Params: CompanyParams }>("/companies/:company_id/model", async (request, reply) => {
+    const view = await modelOverview(ctx, request.params.company_id);
+    return state.page(
+      reply,
+      { name: "model", title: `Model of ${view.report.company_id}`, body: modelPage(view), data: view },
+      request,
+    );
+  });
+  app.get("/batches", async (request, reply) => {
+    const view = await batchesOverview(ctx);
+    return state.page(
+      reply,
+      { name: "batches", title: "Batches", body: batchesPage(view), data: view },
+      request,
+    );
+  });
+}
