@@ -89,6 +89,49 @@ describe("deprecated variable names", () => {
     );
   });
 
+  it("keeps the console off unless set (on 8081 in the demo), on loopback, apart from the other ports", () => {
+    expect(loadConfig({}).consolePort).toBeUndefined();
+    expect(loadConfig({}, {}, { command: "demo" })).toMatchObject({
+      consolePort: 8081,
+      consoleHost: "127.0.0.1",
+    });
+    expect(loadConfig({ PRICING_CONSOLE_PORT: "9000" }, {}, { command: "demo" }).consolePort).toBe(9000);
+    expect(() => loadConfig({ PRICING_CONSOLE_PORT: "8080" })).toThrow(
+      /consolePort.*never served on the public port/,
+    );
+    expect(() => loadConfig({ PRICING_CONSOLE_PORT: "9464", PRICING_METRICS_PORT: "9464" })).toThrow(
+      /consolePort/,
+    );
+    expect(loadConfig({ PRICING_CONSOLE_PORT: "0", PRICING_PORT: "0" }).consolePort).toBe(0);
+  });
+
+  it("refuses a console beyond loopback without a token, and a short token", () => {
+    const beyond = { PRICING_CONSOLE_PORT: "8081", PRICING_CONSOLE_HOST: "0.0.0.0" };
+    expect(() => loadConfig(beyond)).toThrow(
+      /consoleToken \(PRICING_CONSOLE_TOKEN\).*set PRICING_CONSOLE_TOKEN/,
+    );
+    expect(() => loadConfig({ ...beyond, PRICING_CONSOLE_HOST: "console.example.com" })).toThrow(
+      /PRICING_CONSOLE_TOKEN/,
+    );
+    const token = "a-console-token-of-at-least-32-characters";
+    expect(loadConfig({ ...beyond, PRICING_CONSOLE_TOKEN: token }).consoleToken).toBe(token);
+    expect(() => loadConfig({ ...beyond, PRICING_CONSOLE_TOKEN: "short" })).toThrow(/at least 32 characters/);
+    for (const host of ["127.0.0.1", "127.0.0.2", "::1", "localhost"]) {
+      expect(loadConfig({ ...beyond, PRICING_CONSOLE_HOST: host }).consoleHost).toBe(host);
+    }
+    // A console that is off needs nothing, wherever its host would be.
+    expect(loadConfig({ PRICING_CONSOLE_HOST: "0.0.0.0" }).consoleToken).toBeUndefined();
+  });
+
+  it("reads the console's host names as a list of names without ports", () => {
+    expect(
+      loadConfig({ PRICING_CONSOLE_HOSTNAMES: "console.example.com, ops.example.com" }).consoleHostnames,
+    ).toEqual(["console.example.com", "ops.example.com"]);
+    expect(() => loadConfig({ PRICING_CONSOLE_HOSTNAMES: "console.example.com:8443" })).toThrow(
+      /without a port/,
+    );
+  });
+
   it("reads the old name when it alone is set, warning once with its replacement", () => {
     const { warnings, warn } = collectWarnings();
     const config = loadConfig({ PRICING_NIGHTLY_CRON: "30 1 * * *" }, {}, { warn });

@@ -55,18 +55,34 @@ function shown(text: string | undefined): string {
   return (text ?? "").slice(0, 100);
 }
 
+/** A route of the console: what the tests walk (every page and JSON answer, every mutation). */
+export interface ConsoleRoute {
+  method: string;
+  url: string;
+}
+
+export interface ConsoleApp {
+  app: FastifyInstance;
+  /** Every route registered, in order. */
+  routes: readonly ConsoleRoute[];
+}
+
 /**
  * The operator console (DESIGN §10) as a Fastify app of its own, over the server's context: its pages, their JSON
  * under `/api/`, the charting library and its own script. Every request must name a host the console answers to
  * (DNS rebinding); every state-changing one must come from its own pages or from a client that is not a browser
  * (cross-site forgery); every one but the login needs a session or the bearer token. Does not listen.
  */
-export async function buildConsoleApp(ctx: ServerContext): Promise<FastifyInstance> {
+export async function buildConsoleApp(ctx: ServerContext): Promise<ConsoleApp> {
   const config = ctx.config;
   const app = Fastify({
     ...adapterServerOptions(),
     loggerInstance: ctx.logger.child({ listener: "console" }) as FastifyBaseLogger,
     trustProxy: config.trustProxy,
+  });
+  const routes: ConsoleRoute[] = [];
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   const hostnames = new Set(config.consoleHostnames.map((h) => h.toLowerCase()));
   const auth = createConsoleAuth(createSessionStore(ctx.clock), config.consoleToken);
@@ -168,7 +184,7 @@ export async function buildConsoleApp(ctx: ServerContext): Promise<FastifyInstan
   registerApiRoutes(app, state);
   registerPageRoutes(app, state);
   await app.ready();
-  return app;
+  return { app, routes };
 }
 
 export interface ConsoleListener {
@@ -179,7 +195,7 @@ export interface ConsoleListener {
 
 /** The console on `consoleHost:consolePort` (0 picks a free port), apart from the API's listener. */
 export async function startConsole(ctx: ServerContext, port: number): Promise<ConsoleListener> {
-  const app = await buildConsoleApp(ctx);
+  const { app } = await buildConsoleApp(ctx);
   try {
     await app.listen({ host: ctx.config.consoleHost, port });
   } catch (error) {
