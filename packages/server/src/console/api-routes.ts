@@ -1,20 +1,15 @@
 import { ApiError } from "@pricing/http-adapter";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { batchesOverview } from "./batches-overview.js";
 import { companiesOverview } from "./companies-overview.js";
-import { companyDetail } from "./company-detail.js";
-import type { ConsoleState } from "./console-app.js";
+import { companyDetail, requestedProduct } from "./company-detail.js";
 import { consoleActor } from "./console-auth.js";
 import { CONSOLE_MUTATIONS } from "./console-mutations.js";
+import type { ConsoleState } from "./console-state.js";
 import { modelOverview } from "./model-overview.js";
 import { runCsv } from "./run-csv.js";
 
 type CompanyParams = { company_id: string };
-
-function productQuery(request: FastifyRequest): string | undefined {
-  const product = (request.query as Record<string, unknown>).product;
-  return typeof product === "string" && product !== "" ? product : undefined;
-}
 
 /**
  * The console's JSON, under `/api/` on its own port: what each page shows (the pages embed the same views), the
@@ -25,7 +20,7 @@ export function registerApiRoutes(app: FastifyInstance, state: ConsoleState): vo
   const { ctx } = state;
   app.get("/api/companies", async () => companiesOverview(ctx));
   app.get<{ Params: CompanyParams }>("/api/companies/:company_id", async (request) =>
-    companyDetail(ctx, request.params.company_id, productQuery(request)),
+    companyDetail(ctx, request.params.company_id, requestedProduct(request.query)),
   );
   app.get<{ Params: CompanyParams & { product_id: string } }>(
     "/api/companies/:company_id/products/:product_id/demand-curve",

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { ConsoleState } from "./console-app.js";
 import { operatorName } from "./console-auth.js";
+import type { ConsoleState } from "./console-state.js";
 import { loginPage } from "./login-page.js";
 
 /** Where to go after logging in: a path of this console, never another site (`//evil`, `/\evil`). */

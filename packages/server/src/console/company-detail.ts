@@ -52,6 +52,12 @@ export interface CompanyDetail {
   price_path: PricePath | null;
 }
 
+/** The `product` query parameter of the company page and its JSON, when given. */
+export function requestedProduct(query: unknown): string | undefined {
+  const product = (query as Record<string, unknown> | undefined)?.product;
+  return typeof product === "string" && product !== "" ? product : undefined;
+}
+
 function pathDay(item: Recommendation): PathDay {
   return {
     date: item.date,

@@ -9,26 +9,15 @@ import Fastify, {
 import type { ServerContext } from "../context.js";
 import { registerApiRoutes } from "./api-routes.js";
 import { registerAuthRoutes } from "./auth-routes.js";
-import { type ConsoleAuth, createConsoleAuth } from "./console-auth.js";
-import { createDemandCurveSource, type DemandCurveSource } from "./demand-curves.js";
+import { createConsoleAuth } from "./console-auth.js";
+import type { ConsoleState } from "./console-state.js";
+import { createDemandCurveSource } from "./demand-curves.js";
 import { html } from "./html.js";
-import { type PageInput, renderPage } from "./page-layout.js";
+import { renderPage } from "./page-layout.js";
 import { registerPageRoutes } from "./page-routes.js";
 import { crossSiteRefusal, hostAllowed } from "./request-origin.js";
 import { createSessionStore } from "./sessions.js";
-import { type AssetUrls, registerStaticAssets } from "./static-assets.js";
-
-/** What the console's routes share: the server's context and the console's own parts. */
-export interface ConsoleState {
-  ctx: ServerContext;
-  auth: ConsoleAuth;
-  assets: AssetUrls;
-  curves: DemandCurveSource;
-  /** The operator of an authenticated request (every route but the login and the assets). */
-  operator(request: FastifyRequest): string;
-  /** Sends a whole page. */
-  page(reply: FastifyReply, page: Omit<PageInput, "operator">, request: FastifyRequest): FastifyReply;
-}
+import { registerStaticAssets } from "./static-assets.js";
 
 /** Paths served without a session: the login form and the files it loads. */
 function isOpen(path: string): boolean {

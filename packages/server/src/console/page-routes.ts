@@ -1,20 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { batchesOverview } from "./batches-overview.js";
 import { batchesPage } from "./batches-page.js";
 import { companiesOverview } from "./companies-overview.js";
 import { companiesPage } from "./companies-page.js";
-import { companyDetail } from "./company-detail.js";
+import { companyDetail, requestedProduct } from "./company-detail.js";
 import { companyPage } from "./company-page.js";
-import type { ConsoleState } from "./console-app.js";
+import type { ConsoleState } from "./console-state.js";
 import { modelOverview } from "./model-overview.js";
 import { modelPage } from "./model-page.js";
 
 type CompanyParams = { company_id: string };
-
-function productQuery(request: FastifyRequest): string | undefined {
-  const product = (request.query as Record<string, unknown>).product;
-  return typeof product === "string" && product !== "" ? product : undefined;
-}
 
 /** The console's pages: server-rendered, each with the view its `/api/` twin answers as its page data. */
 export function registerPageRoutes(app: FastifyInstance, state: ConsoleState): void {
@@ -28,7 +23,7 @@ export function registerPageRoutes(app: FastifyInstance, state: ConsoleState): v
     );
   });
   app.get<{ Params: CompanyParams }>("/companies/:company_id", async (request, reply) => {
-    const view = await companyDetail(ctx, request.params.company_id, productQuery(request));
+    const view = await companyDetail(ctx, request.params.company_id, requestedProduct(request.query));
     return state.page(
       reply,
       { name: "company", title: view.company.company_id, body: companyPage(view), data: view },
