@@ -19,6 +19,13 @@ export {
   type PricingSettingsInput,
 } from "./config.js";
 export {
+  buildConsoleApp,
+  type ConsoleApp,
+  type ConsoleListener,
+  type ConsoleRoute,
+  startConsole,
+} from "./console/console-app.js";
+export {
   createServerContext,
   type Policies,
   type Repositories,
@@ -71,6 +78,13 @@ export {
   type WebhooksRepository,
 } from "./repositories/webhooks.js";
 export { type ServingWithBatch, startServerWithBatch } from "./serve-with-batch.js";
+export {
+  type CompanySettingsChange,
+  type CompanySettingsReport,
+  companySettings,
+  companySettingsChangeSchema,
+  updateCompanySettings,
+} from "./services/company-settings.js";
 export { companyToday } from "./services/company-today.js";
 export { computeRecommendations } from "./services/compute-recommendations.js";
 export { getOperation, toOperation } from "./services/get-operation.js";
