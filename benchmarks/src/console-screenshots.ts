@@ -1,0 +1,51 @@
+/**
+ * Screenshots of every console page, for docs/console/ (the README shows one): the demo's two companies on a fixed
+ * day, one settings change and one trained model waiting in `latest`, in headless Chromium.
+ *
+ *   pnpm console:screenshots [--out docs/console]
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { seedDemo, trainModel, updateCompanySettings } from "@pricing/server";
+import { logIn, startConsoleFixture } from "./console-fixture.js";
+import { launchChromium } from "./headless-chromium.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const { values: args } = parseArgs({ options: { out: { type: "string", default: "docs/console" } } });
+const out = path.resolve(ROOT, args.out);
+mkdirSync(out, { recursive: true });
+
+const fixture = await startConsoleFixture({
+  now: "2026-03-10T09:00:00Z",
+  pricing: { trainSeconds: 3 },
+  seed: async (ctx) => {
+    await seedDemo(ctx);
+    await updateCompanySettings(ctx, "demo-grocer", { exploration: "free" }, "console:alice");
+    await trainModel(ctx, { company_id: "demo-grocer", auto_approve: false }, { by: "operator" });
+  },
+});
+const browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
+try {
+  const page = await browser.context.newPage();
+  const shot = async (name: string, url: string, ready?: string) => {
+    await page.goto(`${fixture.consoleUrl}${url}`);
+    if (ready !== undefined) await page.waitForSelector(ready);
+    await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+    process.stdout.write(`${path.relative(ROOT, path.join(out, `${name}.png`))}\n`);
+  };
+  await shot("login", "/login");
+  await logIn(page, fixture.consoleUrl, "alice");
+  await shot("companies", "/", "#companies");
+  await shot("company", "/companies/demo-grocer", "#demand-curve[data-drawn=true]");
+  await shot(
+    "company-tight-stock",
+    "/companies/demo-fashion?product=sku-2",
+    "#demand-curve[data-drawn=true]",
+  );
+  await shot("model", "/companies/demo-grocer/model", "#artifacts");
+  await shot("batches", "/batches", "section.batch");
+} finally {
+  await browser.close();
+  await fixture.close();
+}
