@@ -5,8 +5,8 @@ import { findCompany } from "../services/company-lookup.js";
 import { loadCompanySnapshot } from "../services/company-snapshot.js";
 import { companyToday } from "../services/company-today.js";
 
-/** Curves made for one state of a company's inputs are kept at most this long (a catalogue edit changes no key part). */
-const CURVES_TTL_MS = 10 * 60_000;
+/** Companies whose curves are kept (the most recently asked for). */
+const COMPANIES_KEPT = 16;
 
 /** One product's demand curve as the console's JSON carries it (DESIGN §10). */
 export interface DemandCurveView {
@@ -54,7 +54,6 @@ function toView(companyId: string, curve: DemandCurve): DemandCurveView {
 
 interface Memo {
   key: string;
-  at: number;
   curves: Promise<Map<string, DemandCurve>>;
 }
 
@@ -64,23 +63,35 @@ export interface DemandCurveSource {
 }
 
 /**
- * The console's demand curves: the engine's `demandCurves` over the company's snapshot, in a worker thread (the
- * demand fit of a 100-product company takes a second in a fresh thread, which the API's event loop must not
- * wait on), every product at once and kept while the company's day, exploration setting and sales are unchanged,
- * so picking another product answers from memory. Requests that ask while the curves are computed share them.
+ * The console's demand curves: the engine's `demandCurves` over the company's snapshot, in a fresh worker thread
+ * (some 2.5 s, mostly mathjs building its functions in the new thread, whatever the company's size; the API's
+ * event loop never waits on it), every product at once, kept while the company's day, exploration setting, sales
+ * and catalogue are unchanged, so picking another product answers from memory. Requests that ask while the curves
+ * are computed share them. One computation runs at a time, so operators opening many companies at once take one
+ * core, not all of them.
  */
 export function createDemandCurveSource(ctx: ServerContext): DemandCurveSource {
   const memos = new Map<string, Memo>();
+  let running: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = running.then(task, task);
+    running = next.catch(() => undefined);
+    return next;
+  };
   return {
     async curve(companyId, productId) {
       const company = await findCompany(ctx, companyId);
       const today = companyToday(ctx.clock(), company.timezone);
-      const sales = await ctx.repositories.sales.count(companyId);
-      const key = JSON.stringify([today, company.exploration, sales]);
-      const now = ctx.clock().getTime();
+      const [sales, products] = await Promise.all([
+        ctx.repositories.sales.count(companyId),
+        ctx.repositories.products.listByCompany(companyId),
+      ]);
+      const catalogue = products.map((p) => p.updated_at).sort();
+      const key = JSON.stringify([today, company.exploration, sales, products.length, catalogue.at(-1)]);
       let memo = memos.get(companyId);
-      if (memo === undefined || memo.key !== key || now - memo.at >= CURVES_TTL_MS) {
-        const curves = (async () => {
+      memos.delete(companyId);
+      if (memo === undefined || memo.key !== key) {
+        const curves = oneAtATime(async () => {
           const snapshot = await loadCompanySnapshot(ctx, company);
           const list = await demandCurvesInWorker({
             today: snapshot.today,
@@ -89,14 +100,19 @@ export function createDemandCurveSource(ctx: ServerContext): DemandCurveSource {
             exploration: company.exploration,
           });
           return new Map(list.map((c) => [c.productId, c]));
-        })();
-        memo = { key, at: now, curves };
-        memos.set(companyId, memo);
+        });
+        memo = { key, curves };
         const made = memo;
         // A failed computation is not kept: the next request computes again.
         curves.catch(() => {
           if (memos.get(companyId) === made) memos.delete(companyId);
         });
+      }
+      // Most recently asked for last: the first is the one to drop.
+      memos.set(companyId, memo);
+      for (const oldest of memos.keys()) {
+        if (memos.size <= COMPANIES_KEPT) break;
+        memos.delete(oldest);
       }
       const found = (await memo.curves).get(productId);
       if (found === undefined)
