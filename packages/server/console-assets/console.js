@@ -58,15 +58,19 @@ function verticalLine(u, x, color) {
   ctx.restore();
 }
 
+/** One uPlot series over the x values `xs`: `value` of the row at each x, null (a gap) where there is none. */
+function columnOf(xs, rows, value) {
+  return xs.map((x) => {
+    const row = rows.get(x);
+    return row === undefined ? null : value(row);
+  });
+}
+
 function drawPricePath(element, path) {
   const dates = [...new Set([...path.history.map((h) => h.date), ...path.run.map((r) => r.date)])].sort();
   const sold = new Map(path.history.map((h) => [h.date, h]));
   const run = new Map(path.run.map((r) => [r.date, r]));
-  const column = (days, value) =>
-    dates.map((d) => {
-      const row = days.get(d);
-      return row === undefined ? null : value(row);
-    });
+  const column = (days, value) => columnOf(dates, days, value);
   const data = [
     dates.map(dayOf),
     column(sold, (h) => h.price),
@@ -140,11 +144,7 @@ async function drawDemandCurve(element, companyId, productId, todayPrice) {
   ].sort((a, b) => a - b);
   const points = new Map(curve.points.map((p) => [p.price, p]));
   const observed = new Map(curve.observed.map((o) => [o.price, o]));
-  const column = (map, value) =>
-    prices.map((p) => {
-      const row = map.get(p);
-      return row === undefined ? null : value(row);
-    });
+  const column = (rows, value) => columnOf(prices, rows, value);
   const data = [
     prices,
     column(points, (p) => p.expected_units),

@@ -149,6 +149,7 @@ export async function buildConsoleApp(ctx: ServerContext): Promise<ConsoleApp> {
       request.log.info({ code: apiError.code, status: apiError.statusCode }, "console request refused");
     }
     reply.code(apiError.statusCode).headers(apiError.headers);
+    if (apiError.code === "invalid_token") reply.header("www-authenticate", 'Bearer realm="pricing-console"');
     const path = pathOf(request);
     if (path.startsWith("/api/") || path.startsWith("/assets/")) {
       return reply.type("application/json; charset=utf-8").send({
