@@ -16,9 +16,13 @@ function cleanEnv(): NodeJS.ProcessEnv {
 // biome-ignore lint/suspicious/noExplicitAny: the demo's JSON output is inspected loosely
 type Json = any;
 
-/** Starts `pricing demo --json --port 0` and resolves with its printed document once it serves. */
+/**
+ * Starts `pricing demo --json --port 0 --console-port 0` (free ports, not the demo's 8080 and 8081) and resolves
+ * with its printed document once it serves.
+ */
 function startDemo(dataDir: string, port = 0): { child: ChildProcess; ready: Promise<Json> } {
-  const child = spawn(TSX, fromSource(CLI, "demo", "--json", "--port", String(port), "--data-dir", dataDir), {
+  const args = ["demo", "--json", "--port", String(port), "--console-port", "0", "--data-dir", dataDir];
+  const child = spawn(TSX, fromSource(CLI, ...args), {
     env: { ...cleanEnv(), PRICING_LOG_LEVEL: "silent", PRICING_TRAIN_SECONDS: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -86,6 +90,11 @@ describe("pricing demo", () => {
         ).toBe(true);
       }
       expect(curl[0]).toContain(demo.secret_key);
+      // The operator console, on its own port.
+      expect(demo.console_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(demo.console_url).not.toBe(demo.url);
+      const login = await fetch(`${demo.console_url}/login`);
+      expect([login.status, (await login.text()).includes("Pricing console")]).toEqual([200, true]);
 
       const tokenRes = await fetch(`${demo.url}/public/v1/auth/token`, {
         method: "POST",
