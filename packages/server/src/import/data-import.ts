@@ -241,8 +241,8 @@ export async function importCompanyData(
             .execute();
         }
         for (const { rows, counts } of staged) {
-          if (counts !== null && counts.inserted + counts.updated > 0)
-            await rows.moveInto(trx, request.companyId);
+          const changed = counts === null ? 0 : counts.inserted + counts.updated;
+          if (changed > 0) await rows.moveInto(trx, request.companyId, changed);
         }
       });
     } finally {
