@@ -16,6 +16,7 @@ import * as idempotencyKeys from "./migrations/0006-idempotency-keys.js";
 import * as operations from "./migrations/0007-operations.js";
 import * as webhooks from "./migrations/0010-webhooks.js";
 import * as recommendationExplanations from "./migrations/0011-recommendation-explanations.js";
+import * as promotions from "./migrations/0012-promotions.js";
 import type { Database } from "./schema.js";
 
 /** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0007-operations": operations,
   "0010-webhooks": webhooks,
   "0011-recommendation-explanations": recommendationExplanations,
+  "0012-promotions": promotions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
