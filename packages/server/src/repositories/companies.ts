@@ -47,11 +47,10 @@ const SETTING_COLUMNS: Readonly<
 
 /** The settings of a company row, every field present. */
 export function settingsOf(row: CompanyRow): Required<CompanySettings> {
-  return {
-    exploration: row.exploration,
-    auto_approve_updates: SETTING_COLUMNS.auto_approve_updates.read(row) === true,
-    force_rule: SETTING_COLUMNS.force_rule.read(row) === true,
-  };
+  const fields = Object.keys(SETTING_COLUMNS) as SettingField[];
+  return Object.fromEntries(
+    fields.map((f) => [f, SETTING_COLUMNS[f].read(row)]),
+  ) as Required<CompanySettings>;
 }
 
 /** One recorded change of one setting, its values parsed back from their JSON. */
