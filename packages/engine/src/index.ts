@@ -15,6 +15,24 @@ export {
 } from "./artifact/policy-manifest.js";
 export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
 export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
+export type { BacktestInput, BacktestSale } from "./backtest/backtest.js";
+export { backtest } from "./backtest/backtest.js";
+export type {
+  BacktestErrorCode,
+  BacktestFigures,
+  BacktestProduct,
+  BacktestReport,
+  BacktestRow,
+  Refit,
+} from "./backtest/backtest-report.js";
+export {
+  BacktestError,
+  BacktestFiguresSchema,
+  BacktestProductSchema,
+  BacktestReportSchema,
+  BacktestRowSchema,
+  RefitSchema,
+} from "./backtest/backtest-report.js";
 export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";
 export type { CatalogPrices } from "./base/price-grid.js";
 export { CATALOG_GRID_STEP, catalogGrid, expandGrid, roundCents } from "./base/price-grid.js";
