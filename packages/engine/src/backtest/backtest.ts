@@ -75,8 +75,9 @@ export function backtest(input: BacktestInput): BacktestReport {
   const seed = input.seed ?? input.companyId;
   const sales = [...input.sales].sort(byDate);
   const from = input.from;
-  const last = sales.at(-1)?.date ?? from;
-  const to = input.to ?? (last > from ? last : from);
+  // Without --to, through the last sale (from itself when every sale is before it: "no sales in the range").
+  let to = input.to ?? sales.at(-1)?.date ?? from;
+  if (input.to === undefined && to < from) to = from;
   for (const [flag, date] of [
     ["from", from],
     ["to", to],
