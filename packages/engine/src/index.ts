@@ -18,6 +18,12 @@ export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
 export type { BacktestInput, BacktestSale } from "./backtest/backtest.js";
 export { backtest } from "./backtest/backtest.js";
 export type {
+  BacktestInWorkerOptions,
+  BacktestProgress,
+  BacktestRequest,
+} from "./backtest/backtest-in-worker.js";
+export { backtestInWorker } from "./backtest/backtest-in-worker.js";
+export type {
   BacktestErrorCode,
   BacktestFigures,
   BacktestProduct,

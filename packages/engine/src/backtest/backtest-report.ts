@@ -58,7 +58,12 @@ export const BacktestReportSchema = z.object({
 });
 export type BacktestReport = z.infer<typeof BacktestReportSchema>;
 
-export type BacktestErrorCode = "invalid_range" | "no_history_before" | "no_sales_in_range";
+/** `backtest_failed`: anything unexpected (a bug, not the input). */
+export type BacktestErrorCode =
+  | "invalid_range"
+  | "no_history_before"
+  | "no_sales_in_range"
+  | "backtest_failed";
 
 /** The one error of a backtest; `code` is stable (the server maps each to its message and exit). */
 export class BacktestError extends Error {

@@ -61,18 +61,8 @@ function firstOnOrAfter(rows: readonly SalesRow[], date: string): number {
   return lo;
 }
 
-/**
- * Predicts each sales row in [from, to] at its actual price and promotion with the band the API serves, and scores
- * the predictions (DESIGN.md §9). Each day is predicted as a plan on that day serves it: the online learner built
- * from the sales before the fit's today (`planWithLearning`'s learner; `unitsAt` gives its band at the price charged)
- * with the plan's advisor band for a product the learner does not hold. `refit: "daily"` builds it on every sale
- * before each held-out day (the nightly run), `"once"` on the sales before `from`. Stock: a row's `stock_on_hand`
- * caps its units, unlimited without one. Pure and synchronous (the server runs it in a worker thread).
- */
-export function backtest(input: BacktestInput): BacktestReport {
-  const refit = input.refit ?? "daily";
-  const exploration = input.exploration ?? "cautious";
-  const seed = input.seed ?? input.companyId;
+/** The held-out range of an input, checked: the sales sorted by date, the bounds, the held-out rows of known products. */
+function heldOut(input: Omit<BacktestInput, "onDay">) {
   const sales = [...input.sales].sort(byDate);
   const from = input.from;
   // Without --to, through the last sale (from itself when every sale is before it: "no sales in the range").
@@ -101,6 +91,27 @@ export function backtest(input: BacktestInput): BacktestReport {
   if (held.length === 0) {
     throw new BacktestError("no_sales_in_range", `The company has no sales from ${from} to ${to}.`);
   }
+  return { sales, from, to, catalogue, held };
+}
+
+/** Throws the `BacktestError` `backtest` would for the input's range (cheap: no fit). */
+export function checkBacktestRange(input: Omit<BacktestInput, "onDay">): void {
+  heldOut(input);
+}
+
+/**
+ * Predicts each sales row in [from, to] at its actual price and promotion with the band the API serves, and scores
+ * the predictions (DESIGN.md §9). Each day is predicted as a plan on that day serves it: the online learner built
+ * from the sales before the fit's today (`planWithLearning`'s learner; `unitsAt` gives its band at the price charged)
+ * with the plan's advisor band for a product the learner does not hold. `refit: "daily"` builds it on every sale
+ * before each held-out day (the nightly run), `"once"` on the sales before `from`. Stock: a row's `stock_on_hand`
+ * caps its units, unlimited without one. Pure and synchronous (the server runs it in a worker thread).
+ */
+export function backtest(input: BacktestInput): BacktestReport {
+  const refit = input.refit ?? "daily";
+  const exploration = input.exploration ?? "cautious";
+  const seed = input.seed ?? input.companyId;
+  const { sales, from, to, catalogue, held } = heldOut(input);
 
   const hints = input.products.map((p) => ({ productId: p.product_id, referencePrice: p.base_price }));
   /** What a plan on `today` predicts with: the learner, its fit, the advisor and each product's state. */
