@@ -89,7 +89,8 @@ function heldOut(input: Omit<BacktestInput, "onDay">) {
     .slice(start, firstOnOrAfter(sales, addDays(to, 1)))
     .filter((r) => catalogue.has(r.product_id));
   if (held.length === 0) {
-    throw new BacktestError("no_sales_in_range", `The company has no sales from ${from} to ${to}.`);
+    const range = input.to === undefined ? `on or after ${from}` : `from ${from} to ${to}`;
+    throw new BacktestError("no_sales_in_range", `The company has no sales ${range}.`);
   }
   return { sales, from, to, catalogue, held };
 }
