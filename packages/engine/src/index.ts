@@ -53,8 +53,6 @@ export type {
 } from "./demand/fit-demand.js";
 export { fitDemand, fittedRate } from "./demand/fit-demand.js";
 export { problemFromFit } from "./demand/problem-from-fit.js";
-export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.js";
-export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
 export type { Exploration } from "./learn/exploration-range.js";
 export { explorationRange, SEEN_DAYS } from "./learn/exploration-range.js";
 export type { LearningPlanInput } from "./learn/learning-plan.js";
@@ -66,7 +64,7 @@ export { builtinScenarios } from "./market/builtin-scenarios.js";
 export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
 export { generateMarket } from "./market/generate-market.js";
 export { problemFromTruth } from "./market/problem-from-truth.js";
-export { samplePoisson } from "./market/sampling.js";
+export { sampleDemand, samplePoisson } from "./market/sampling.js";
 export type {
   CompanySpec,
   DemandSpec,
@@ -182,6 +180,17 @@ export type { PricingProblem, ProductPolicy } from "./problem/pricing-problem.js
 export { SHUTOFF } from "./problem/pricing-problem.js";
 export type { ProblemSetup } from "./problem/problem-setup.js";
 export { buildProblem, CHANGE_TOLERANCE } from "./problem/problem-setup.js";
+export type { DemandDistribution, DemandFamily, DemandPmf } from "./problem/sales-distribution.js";
+export {
+  BERNOULLI,
+  demandPmf,
+  demandVariance,
+  expectedCapped,
+  expectedDemand,
+  negativeBinomial,
+  overdispersionOf,
+  POISSON,
+} from "./problem/sales-distribution.js";
 export { rulePolicy } from "./rule/rule-policy.js";
 export type { Guardrails, RuleParams, RuleState } from "./rule/rule-price.js";
 export { ruleParamsFromHistory, rulePrice } from "./rule/rule-price.js";

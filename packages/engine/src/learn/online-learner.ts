@@ -2,11 +2,16 @@ import seedrandom from "seedrandom";
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
-import { type DemandDistribution, demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
+import {
+  type DemandDistribution,
+  demandPmf,
+  expectedDemand,
+  POISSON,
+} from "../problem/sales-distribution.js";
 import {
   drawEdgeElasticity,
   type EdgeLines,
@@ -105,7 +110,7 @@ const QUANTILE_DRAWS = 48;
  */
 export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
-  const distribution = input.distribution ?? "poisson";
+  const distribution = input.distribution ?? POISSON;
   const fit = fitDemand(input.history, input.products);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
@@ -383,7 +388,7 @@ function surprise(
   const rate = modelRate(fitted, price);
   const expected = rate * seen.exposure;
   if (!(expected > 0)) return 0;
-  const variance = expected * (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1);
+  const variance = expected * (distribution.distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1);
   return variance > 0 ? (seen.units - expected) ** 2 / variance : 0;
 }
 
@@ -406,7 +411,7 @@ function excessSpread(
   const rate = modelRate(fitted, price);
   const expected = rate * seen.exposure;
   if (!(expected > 0)) return undefined;
-  const noise = (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1) / expected;
+  const noise = (distribution.distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1) / expected;
   return Math.max(0, (seen.units / expected - 1) ** 2 - noise);
 }
 
