@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BacktestSale, CatalogProduct } from "@pricing/engine";
+import type { CatalogProduct, SalesRow } from "@pricing/engine";
 import { COMPLETE_JOURNEY_DIR } from "@pricing/server";
 import { parse } from "csv-parse/sync";
 
@@ -18,7 +18,7 @@ export const FULL_EXTRACTION_DIR = join(CACHE_DIR, "full");
 export interface CompleteJourneyData {
   readonly dir: string;
   readonly products: CatalogProduct[];
-  readonly sales: BacktestSale[];
+  readonly sales: SalesRow[];
 }
 
 const records = (file: string): Record<string, string>[] =>
@@ -42,7 +42,7 @@ export function readCompleteJourney(dir: string): CompleteJourneyData {
     }),
   );
   const sales = records(join(dir, "sales.csv")).map(
-    (r): BacktestSale => ({
+    (r): SalesRow => ({
       date: r.date ?? "",
       product_id: r.product_id ?? "",
       price: Number(r.price),

@@ -15,7 +15,7 @@ export {
 } from "./artifact/policy-manifest.js";
 export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
 export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
-export type { BacktestInput, BacktestSale } from "./backtest/backtest.js";
+export type { BacktestInput } from "./backtest/backtest.js";
 export { backtest } from "./backtest/backtest.js";
 export type {
   BacktestInWorkerOptions,

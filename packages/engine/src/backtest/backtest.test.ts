@@ -4,7 +4,7 @@ import { planWithLearning } from "../learn/learning-plan.js";
 import { builtinScenarios } from "../market/builtin-scenarios.js";
 import { generateMarket, type SalesRow } from "../market/generate-market.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
-import { type BacktestSale, backtest } from "./backtest.js";
+import { backtest } from "./backtest.js";
 import { BacktestError, BacktestReportSchema, figuresOf } from "./backtest-report.js";
 
 const catalogue = (id: string, basePrice: number): CatalogProduct => ({
@@ -172,7 +172,7 @@ describe("backtest", () => {
   it("carries each row's promotion through and reads a missing one as 0", () => {
     const { market, products, last } = poissonMarket();
     const from = addDays(last, -1);
-    const sales: BacktestSale[] = market.history.map((r) => (r.date === last ? { ...r, promoted: 0.4 } : r));
+    const sales: SalesRow[] = market.history.map((r) => (r.date === last ? { ...r, promoted: 0.4 } : r));
     const report = backtest({ companyId: "c", products, sales, from, horizonDays: 60 });
     expect(report.rows.map((r) => r.promoted)).toEqual([0, 0.4]);
   });

@@ -14,17 +14,12 @@ import {
   type Refit,
 } from "./backtest-report.js";
 
-/** A sales row as the backtest reads it: `promoted` is the day's known promotion (a share in [0, 1]; absent: 0). */
-export interface BacktestSale extends SalesRow {
-  readonly promoted?: number | null;
-}
-
 export interface BacktestInput {
   readonly companyId: string;
   /** The company's catalogue (every product a held-out row names; rows of other products are skipped). */
   readonly products: readonly CatalogProduct[];
-  /** Every sales row of the company, in any order. */
-  readonly sales: readonly BacktestSale[];
+  /** Every sales row of the company, in any order (`promoted`: the day's known promotion, absent 0). */
+  readonly sales: readonly SalesRow[];
   /** First held-out date (YYYY-MM-DD); the fits see only sales before it (daily: before each day). */
   readonly from: string;
   /** Last held-out date, inclusive; default the last sales date. */
@@ -160,7 +155,7 @@ export function backtest(input: BacktestInput): BacktestReport {
     return n > 0 ? sum / n : 0;
   };
 
-  const byDay = new Map<string, BacktestSale[]>();
+  const byDay = new Map<string, SalesRow[]>();
   for (const r of held) {
     const list = byDay.get(r.date) ?? [];
     list.push(r);

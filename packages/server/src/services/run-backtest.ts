@@ -1,9 +1,9 @@
 import {
   type BacktestProgress,
   type BacktestReport,
-  type BacktestSale,
   backtestInWorker,
   type Refit,
+  type SalesRow,
 } from "@pricing/engine";
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
@@ -50,7 +50,7 @@ export async function runBacktest(
     ctx.repositories.products.listByCompany(company.company_id),
     ctx.repositories.sales.list({ companyId: company.company_id }),
   ]);
-  const sales: BacktestSale[] = rows.map((s) => ({
+  const sales: SalesRow[] = rows.map((s) => ({
     date: s.date,
     product_id: s.product_id,
     price: s.price,
