@@ -1,33 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
 import { planWithLearning } from "../learn/learning-plan.js";
-import { builtinScenarios } from "../market/builtin-scenarios.js";
-import { generateMarket, type SalesRow } from "../market/generate-market.js";
-import { type CatalogProduct, productState } from "../plan/product-state.js";
+import type { SalesRow } from "../market/generate-market.js";
+import { productState } from "../plan/product-state.js";
 import { backtest } from "./backtest.js";
 import { BacktestError, BacktestReportSchema, figuresOf } from "./backtest-report.js";
+import { catalogueProduct, syntheticCompany } from "./test-support/synthetic-company.js";
 
-const catalogue = (id: string, basePrice: number): CatalogProduct => ({
-  product_id: id,
-  currency: "EUR",
-  base_price: basePrice,
-  unit_cost: basePrice * 0.3,
-  min_price: null,
-  max_price: null,
-  max_daily_change: null,
-  stock: null,
-  season_end: null,
-  updated_at: "2020-01-01T00:00:00.000Z",
-});
-
-/** A synthetic Poisson market with unlimited stock and weekly +-10 % price changes, its truth known. */
-function poissonMarket() {
-  const scenario = builtinScenarios().find((s) => s.name === "unlimited-stock");
-  if (scenario === undefined) throw new Error("no unlimited-stock scenario");
-  const market = generateMarket(scenario);
-  const products = market.products.map((p) => catalogue(p.productId, p.referencePrice));
-  return { market, products, last: market.history.at(-1)?.date ?? "" };
-}
+const poissonMarket = () => syntheticCompany("unlimited-stock");
+const catalogue = catalogueProduct;
 
 describe("backtest", () => {
   it("holds a Poisson market's held-out days in its band about as often as it promises, unbiased", () => {
