@@ -44,6 +44,17 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const byDate = (a: SalesRow, b: SalesRow) =>
   a.date < b.date ? -1 : a.date > b.date ? 1 : a.product_id < b.product_id ? -1 : 1;
 
+/** Rows by a key, each list in the rows' order (Node 20 has no `Map.groupBy`). */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(key(r));
+    if (list === undefined) out.set(key(r), [r]);
+    else list.push(r);
+  }
+  return out;
+}
+
 /** Index of the first row dated on or after `date` in rows sorted by date. */
 function firstOnOrAfter(rows: readonly SalesRow[], date: string): number {
   let lo = 0;
@@ -115,12 +126,7 @@ export function backtest(input: BacktestInput): BacktestReport {
     const history = sales.slice(0, firstOnOrAfter(sales, today));
     const learner = onlineLearner({ history, products: hints, exploration, seed });
     const fit = () => learner.fit;
-    const byProduct = new Map<string, SalesRow[]>();
-    for (const r of history) {
-      const list = byProduct.get(r.product_id) ?? [];
-      list.push(r);
-      byProduct.set(r.product_id, list);
-    }
+    const byProduct = groupBy(history, (r) => r.product_id);
     const states = new Map<string, ProductState>();
     const stateOf = (product: CatalogProduct) => {
       let state = states.get(product.product_id);
@@ -155,20 +161,13 @@ export function backtest(input: BacktestInput): BacktestReport {
     return n > 0 ? sum / n : 0;
   };
 
-  const byDay = new Map<string, SalesRow[]>();
-  for (const r of held) {
-    const list = byDay.get(r.date) ?? [];
-    list.push(r);
-    byDay.set(r.date, list);
-  }
+  const byDay = groupBy(held, (r) => r.date);
   const rows: (BacktestRow & { baseline: number })[] = [];
   const lastFit = new Map<string, { elasticity: number; se: number }>();
-  let model = refit === "once" ? modelOn(from) : null;
+  const once = refit === "once" ? modelOn(from) : null;
   let done = 0;
   for (const [date, dayRows] of byDay) {
-    if (refit === "daily") model = modelOn(date);
-    if (model === null) continue;
-    const m = model;
+    const m = once ?? modelOn(date);
     const fitDay = refit === "daily" ? date : from;
     for (const r of dayRows) {
       const product = catalogue.get(r.product_id);
@@ -223,12 +222,7 @@ export function backtest(input: BacktestInput): BacktestReport {
         p90: r.expected_units_p90,
       })),
     );
-  const perProduct = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const list = perProduct.get(r.product_id) ?? [];
-    list.push(r);
-    perProduct.set(r.product_id, list);
-  }
+  const perProduct = groupBy(rows, (r) => r.product_id);
   const finite = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? null : round4(x));
   const products: BacktestProduct[] = [...perProduct.keys()].sort().map((id) => ({
     product_id: id,
