@@ -47,6 +47,11 @@ export interface ExtractOptions {
 
 const text = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
 
+/**
+ * The panel to chain x product x day: the catalogue, then the purchase lines in slices (summed by `ChainSales`),
+ * the products the rule keeps, then the 20.9 M placement rows in slices (counted by `PromotionShares` for the kept
+ * products only). Only the columns needed are read.
+ */
 export async function extractCompleteJourney(options: ExtractOptions): Promise<Extraction> {
   const log = options.log ?? (() => undefined);
   const sliceRows = options.sliceRows ?? 1_000_000;
@@ -101,8 +106,9 @@ export async function extractCompleteJourney(options: ExtractOptions): Promise<E
     }
   });
   const openDays = sales.openDays();
-  const passed = selectProducts(sales.products, info, openDays, { ...options.rule, products: undefined });
-  const products = options.rule.products === undefined ? passed : passed.slice(0, options.rule.products);
+  const { products: keep, ...rule } = options.rule;
+  const passed = selectProducts(sales.products, info, openDays, rule);
+  const products = keep === undefined ? passed : passed.slice(0, keep);
   log(
     `${passed.length} of ${sales.products.size} candidate products pass the rule; keeping ${products.length}`,
   );
