@@ -82,6 +82,46 @@ describe("backtest", () => {
     ]);
   });
 
+  it("scores what a forced-rule plan serves when not online: the fit's units and the advisor's band", () => {
+    const { market, products, last } = poissonMarket();
+    const today = addDays(last, -20);
+    const history = market.history.filter((r) => r.date < today);
+    const [served] = planWithLearning({
+      today,
+      startDate: today,
+      endDate: today,
+      products: products.map((p) => productState(p, history, today, { horizonDays: 60 })),
+      active: { source: "rule", modelId: null, policy: null },
+      history,
+      exploration: "cautious",
+      seed: "c",
+      online: false,
+    });
+    if (served === undefined) throw new Error("no plan row");
+    const sale: SalesRow = {
+      date: today,
+      product_id: served.product_id,
+      price: served.price,
+      units_sold: 7,
+      stock_on_hand: null,
+    };
+    const report = backtest({
+      companyId: "c",
+      products,
+      sales: [...history, sale],
+      from: today,
+      refit: "once",
+      online: false,
+      horizonDays: 60,
+    });
+    expect(report.rows[0]).toMatchObject({
+      expected_units: served.expected_units,
+      expected_units_p10: served.expected_units_p10,
+      expected_units_p90: served.expected_units_p90,
+    });
+    expect(report.products[0]?.elasticity).toBeGreaterThan(0);
+  });
+
   it("never lets a fit see the day it predicts: daily refits use the sales before each day, once those before from", () => {
     const { market, products, last } = poissonMarket();
     const from = addDays(last, -13);

@@ -1,4 +1,5 @@
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
+import { type FittedDemand, fitDemand } from "../demand/fit-demand.js";
 import type { Exploration } from "../learn/exploration-range.js";
 import { explorationAdvisor } from "../learn/learning-plan.js";
 import { onlineLearner } from "../learn/online-learner.js";
@@ -28,6 +29,11 @@ export interface BacktestInput {
   readonly refit?: Refit;
   /** The company's exploration setting (the learner's price range); default "cautious". */
   readonly exploration?: Exploration;
+  /**
+   * Whether the plans price with the online learner (default true), as the server's do unless the company forces
+   * the rule; false: the demand fit's units and the advisor's band, what a forced-rule plan serves.
+   */
+  readonly online?: boolean;
   /** Seeds the learner's posterior draws, as the server seeds them with the company id; default the company id. */
   readonly seed?: string;
   /** Selling days of a product without a season end (the server's `trainHorizonDays`). */
@@ -118,14 +124,19 @@ export function backtest(input: BacktestInput): BacktestReport {
   const refit = input.refit ?? "daily";
   const exploration = input.exploration ?? "cautious";
   const seed = input.seed ?? input.companyId;
+  const online = input.online ?? true;
   const { sales, from, to, catalogue, held } = heldOut(input);
 
   const hints = input.products.map((p) => ({ productId: p.product_id, referencePrice: p.base_price }));
   /** What a plan on `today` predicts with: the learner, its fit, the advisor and each product's state. */
   const modelOn = (today: string) => {
     const history = sales.slice(0, firstOnOrAfter(sales, today));
-    const learner = onlineLearner({ history, products: hints, exploration, seed });
-    const fit = () => learner.fit;
+    const learner = online ? onlineLearner({ history, products: hints, exploration, seed }) : null;
+    let fitted: FittedDemand | undefined = learner?.fit;
+    const fit = () => {
+      fitted ??= fitDemand(history, hints);
+      return fitted;
+    };
     const byProduct = groupBy(history, (r) => r.product_id);
     const states = new Map<string, ProductState>();
     const stateOf = (product: CatalogProduct) => {
@@ -176,7 +187,7 @@ export function backtest(input: BacktestInput): BacktestReport {
       const promoted = r.promoted ?? 0;
       const stock = r.stock_on_hand ?? Number.POSITIVE_INFINITY;
       const day = daysBetween(m.today, date);
-      const learned = m.learner.unitsAt(state, date, day, stock, { price: r.price, promoted });
+      const learned = m.learner?.unitsAt(state, date, day, stock, { price: r.price, promoted }) ?? null;
       let expected: number;
       let p10: number;
       let p90: number;
@@ -185,15 +196,15 @@ export function backtest(input: BacktestInput): BacktestReport {
         p10 = learned.unitsP10;
         p90 = learned.unitsP90;
       } else {
-        // The plan's rows the learner does not price: the fit's (or the history's) units and the advisor's band.
+        // The plan's rows the learner does not price (or, not online, none): the fit's units and the advisor's band.
         expected = round4(expectedUnitsOn(state, m.fit, date, r.price, stock));
         const band = m.advisor.band(state, date, r.price, stock);
         p10 = band.p10;
         p90 = band.p90;
       }
-      const fitted = m.learner.fit.products.get(r.product_id);
-      if (fitted !== undefined) {
-        lastFit.set(r.product_id, { elasticity: fitted.elasticity, se: fitted.stdErrors.elasticity });
+      const productFit = m.fit().products.get(r.product_id);
+      if (productFit !== undefined) {
+        lastFit.set(r.product_id, { elasticity: productFit.elasticity, se: productFit.stdErrors.elasticity });
       }
       rows.push({
         date,

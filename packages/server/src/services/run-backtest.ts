@@ -65,8 +65,10 @@ export async function runBacktest(
       from: request.from,
       ...(request.to === undefined ? {} : { to: request.to }),
       refit: request.refit ?? "daily",
-      // As the nightly run plans the company: its exploration setting, its id as the learner's seed.
+      // As the nightly run plans the company: its exploration setting, its id as the learner's seed, the rule and
+      // the fit's band alone when it forces the rule.
       exploration: company.exploration,
+      online: company.force_rule !== 1,
       seed: company.company_id,
       horizonDays: ctx.config.pricing.trainHorizonDays,
     },
