@@ -113,6 +113,7 @@ describe("pricing data import", () => {
       company_id: "shop",
       products: { rows: 2, inserted: 2, updated: 0, unchanged: 0 },
       sales: { rows: 3, inserted: 3, updated: 0, unchanged: 0 },
+      promotions: null,
     });
     const again = await cli(
       dataDir,
@@ -133,6 +134,33 @@ describe("pricing data import", () => {
     const fix = await cli(dataDir, "data", "import", "--company", "shop", "--sales", corrected);
     expect(fix.json.sales).toEqual({ rows: 1, inserted: 0, updated: 1, unchanged: 0 });
     expect(await tableCounts()).toEqual({ products: 2, sales: 3 });
+  });
+
+  it("imports planned promotions with --promotions, and lists at most 50 issues with the count of the rest", async () => {
+    const plan = await csv("promotions.csv", [
+      "date,product_id,promoted",
+      "2027-01-10,sku-1,1",
+      "2027-01-11,sku-2,0.5",
+    ]);
+    const res = await cli(dataDir, "data", "import", "--company", "shop", "--promotions", plan);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json).toEqual({
+      company_id: "shop",
+      products: null,
+      sales: null,
+      promotions: { rows: 2, inserted: 2, updated: 0, unchanged: 0 },
+    });
+    const bad = await csv("bad-promotions.csv", [
+      "date,product_id,promoted",
+      ...Array.from({ length: 60 }, (_, i) => `2027-02-${String((i % 28) + 1).padStart(2, "0")},sku-1,2`),
+    ]);
+    const rejected = await cli(dataDir, "data", "import", "--company", "shop", "--promotions", bad);
+    expect(rejected.code).toBe(1);
+    const error = JSON.parse(rejected.stderr).error;
+    expect(error.message).toBe("import rejected: 60 invalid values; nothing was written");
+    expect(error.details).toHaveLength(51);
+    expect(error.details[0]).toBe("bad-promotions.csv:2 column promoted: must be at most 1");
+    expect(error.details[50]).toBe("... and 10 more");
   });
 
   it("refuses an unknown company and a missing file with a non-zero exit", async () => {

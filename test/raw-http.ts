@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { connect } from "node:net";
 
 export interface RawResponse {
@@ -47,4 +48,15 @@ export function rawRequest(url: string, chunks: readonly string[]): Promise<RawR
       });
     });
   });
+}
+
+/**
+ * A JSON POST on a real socket whose client gives up (a client timeout, a killed curl): sends the whole request and
+ * returns the function that destroys the connection. The answer, if any, is never read.
+ */
+export function postThenGiveUp(url: string, headers: Record<string, string>, body: unknown): () => void {
+  const req = request(url, { method: "POST", headers: { ...headers, "content-type": "application/json" } });
+  req.on("error", () => {});
+  req.end(JSON.stringify(body));
+  return () => req.destroy();
 }

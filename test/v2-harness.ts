@@ -58,21 +58,26 @@ export interface V2Harness {
 
 /**
  * The real server on a loopback port, SQLite file and artifact folder in a temp data dir, injectable clock;
- * `serverSettings` adds settings of the server itself (a metrics port).
+ * `serverSettings` adds settings of the server itself (a metrics port); `logs`, given, receives every log line
+ * (level `info`), else the server logs nothing.
  */
 export async function startV2Harness(
   startIso = "2026-03-10T03:00:00Z",
   settings: PricingSettingsInput = TEST_SETTINGS,
   serverSettings: Omit<ConfigInput, "pricing"> = {},
+  logs?: Record<string, unknown>[],
 ): Promise<V2Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), "pricing-v2-"));
   let now = Date.parse(startIso);
   const clock = () => new Date(now);
   const config = loadConfig(
     {},
-    { ...serverSettings, dataDir, port: 0, logLevel: "silent", pricing: settings },
+    { ...serverSettings, dataDir, port: 0, logLevel: logs ? "info" : "silent", pricing: settings },
   );
-  const server = await startServer(config, { clock });
+  const logStream = logs && {
+    write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>),
+  };
+  const server = await startServer(config, { clock, ...(logStream ? { logStream } : {}) });
   const ctx = server.ctx;
   const h: V2Harness = {
     server,

@@ -11,8 +11,8 @@
  * serving the same bytes, /healthz during a training, and the nightly batch (100 x 100 x 90; 10 companies with
  * --quick). Add a section by pushing onto SECTIONS.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -21,8 +21,8 @@ import { batchTable, benchNightlyBatch, v2Sections } from "./bench-v2.js";
 import type { BenchFixture, Section, SectionResult } from "./http-section.js";
 import { loadGenerator, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
+import { initDataDir, startServerProcess, stopServerProcess } from "./server-process.js";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const PARTNERS = 50;
 const COMPANY = "bench-co";
 
@@ -52,6 +52,7 @@ const tokenExchange: Section = {
 export const SECTIONS: Section[] = [tokenExchange, ...v2Sections];
 
 async function seed(dataDir: string): Promise<BenchFixture["keys"]> {
+  await initDataDir(dataDir);
   const quiet = { out: () => {}, err: (t: string) => process.stderr.write(t) };
   const code = await runCli(
     ["company", "create", "--id", COMPANY, "--name", "Bench", "--data-dir", dataDir],
@@ -74,60 +75,6 @@ async function seed(dataDir: string): Promise<BenchFixture["keys"]> {
   } finally {
     await ctx.close();
   }
-}
-
-async function startServerProcess(
-  dataDir: string,
-  profileDir: string | undefined,
-): Promise<{ child: ChildProcess; url: string }> {
-  const serve = [path.join(ROOT, "packages/server/src/cli.ts"), "serve", "--port", "0", "--json"];
-  // The `@pricing/source` condition runs the workspace packages from their TypeScript source, not dist/.
-  const fromSource = ["--conditions=@pricing/source", ...serve];
-  // With a profile directory the server runs under `node --cpu-prof` (tsx as a loader), written when it stops.
-  const [command, args] = profileDir
-    ? [process.execPath, ["--cpu-prof", "--cpu-prof-dir", profileDir, "--import", "tsx", ...fromSource]]
-    : [path.join(ROOT, "node_modules/.bin/tsx"), fromSource];
-  const logFile = path.join(dataDir, "server.log");
-  const logFd = openSync(logFile, "a", 0o600);
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: {
-      // Our own settings are dropped so the server uses the secrets generated while seeding.
-      ...Object.fromEntries(
-        Object.entries(process.env).filter(
-          ([k]) => !k.startsWith("PRICING_") && !k.startsWith("PUBLIC_API_"),
-        ),
-      ),
-      PRICING_DATA_DIR: dataDir,
-      // The limiter still runs on every request; only its thresholds are raised above what one client sends.
-      PRICING_RATE_LIMITS: JSON.stringify({
-        tokenPerKey: { max: 1_000_000, windowMs: 60_000 },
-        tokenPerAddress: { max: 1_000_000, windowMs: 60_000 },
-        dataPerPartner: { max: 1_000_000, windowMs: 60_000 },
-      }),
-    },
-    // Its stdout (the URL, then one JSON log pair per request) goes to a file, as in a deployment writing logs to
-    // disk. Through a pipe, a moment's lag of the reader fills it, and pino's synchronous destination then blocks
-    // the event loop for 100 ms (sonic-boom's EAGAIN back-off): the tail would measure the reader.
-    stdio: ["ignore", logFd, "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const started = Date.now();
-    const onExit = (code: number | null) => reject(new Error(`server exited with ${code}`));
-    child.once("exit", onExit);
-    const poll = setInterval(() => {
-      // The --json document spans several lines; the url line alone is enough.
-      const match = /"url":\s*"([^"]+)"/.exec(readFileSync(logFile, "utf8"));
-      if (match?.[1] || Date.now() - started > 30_000) {
-        clearInterval(poll);
-        child.off("exit", onExit);
-        if (match?.[1]) resolve(match[1]);
-        else reject(new Error("server did not start in 30 s"));
-      }
-    }, 100);
-  });
-  closeSync(logFd);
-  return { child, url };
 }
 
 function table(results: SectionResult[]): string {
@@ -158,7 +105,7 @@ export async function benchHttp(opts: {
   let child: ChildProcess | undefined;
   try {
     const keys = await seed(dataDir);
-    const server = await startServerProcess(dataDir, opts.profileDir);
+    const server = await startServerProcess(dataDir, { profileDir: opts.profileDir });
     child = server.child;
     const fixture: BenchFixture = { url: server.url, dataDir, keys };
     const results: SectionResult[] = [];
@@ -169,11 +116,7 @@ export async function benchHttp(opts: {
     }
     return results;
   } finally {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child?.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    if (child) await stopServerProcess(child);
     if (process.env.PRICING_BENCH_KEEP_LOG) {
       copyFileSync(path.join(dataDir, "server.log"), process.env.PRICING_BENCH_KEEP_LOG);
     }

@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Compute RL recommendations on demand
-         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting. Limited per partner to 60 per minute (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
+         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting. Limited per partner to 60 per minute (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After. A request holds its slot until its answer is sent or its client goes away (a client timeout, a closed connection), whichever comes first; a compute whose client goes away is cancelled.
          */
         post: operations["computeRecommendations"];
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Train a fresh RL policy artifact
-         * @description Synchronous; typically 30 seconds to 5 minutes (the request waits for the training, whichever process runs it). With `Prefer: respond-async` (RFC 7240) it answers at once with 202, the operation, and its URL in `Location`; poll GET /v2/operations/{operation_id}. The artifact becomes latest; with auto_approve also approved. One training per company at a time: another is 409 training_in_progress. Limited per partner to 10 per 60 minutes (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After.
+         * @description Synchronous; typically 30 seconds to 5 minutes (the request waits for the training, whichever process runs it). With `Prefer: respond-async` (RFC 7240) it answers at once with 202, the operation, and its URL in `Location`; poll GET /v2/operations/{operation_id}. The artifact becomes latest; with auto_approve also approved. One training per company at a time: another is 409 training_in_progress. Limited per partner to 10 per 60 minutes (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After. A request holds its slot until its answer is sent or its client goes away (a client timeout, a closed connection), whichever comes first; a training whose client goes away still runs to its end (retry with the same Idempotency-Key for its answer).
          */
         post: operations["trainModel"];
         delete?: never;

@@ -125,7 +125,7 @@ export type {
   PlanJob,
 } from "./plan-worker/plan-job.js";
 export { planInputOf, runPlanJob } from "./plan-worker/plan-job.js";
-export type { PlanPool, PlanPoolOptions, PlanThreadStats } from "./plan-worker/plan-pool.js";
+export type { PlanPool, PlanPoolOptions, PlanRequest, PlanThreadStats } from "./plan-worker/plan-pool.js";
 export { createPlanPool } from "./plan-worker/plan-pool.js";
 export type { PlanPoolErrorCode } from "./plan-worker/plan-pool-error.js";
 export { PlanPoolError } from "./plan-worker/plan-pool-error.js";

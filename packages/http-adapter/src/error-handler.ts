@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { ClientGoneError } from "./client-gone.js";
 import { ApiError, codeToStatus, DEFAULT_RETRY_AFTER_SECONDS, toEnvelope } from "./errors.js";
 import { methodNotAllowed, trackAllowedMethods } from "./method-not-allowed.js";
 
@@ -66,6 +67,11 @@ export interface ErrorHandlingOptions {
 /** Maps anything thrown while handling a request to our one error type. */
 export function toApiError(error: unknown, options: ErrorHandlingOptions = {}): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof ClientGoneError) {
+    return new ApiError("unavailable", "The client closed the connection before the answer was sent.", {
+      cause: error,
+    });
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return new ApiError("validation_error", describeValidation(error.validationContext, error.validation));
   }
@@ -126,7 +132,9 @@ export function replyWithError(
   options: ErrorHandlingOptions = {},
 ): FastifyReply {
   const apiError = toApiError(error, options);
-  if (apiError.code === "internal_error") {
+  if (error instanceof ClientGoneError) {
+    request.log.info({ code: apiError.code }, "request abandoned by its client; its work was cancelled");
+  } else if (apiError.code === "internal_error") {
     request.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, "request failed");
   } else if (apiError.statusCode >= 500) {
     request.log.warn({ code: apiError.code, status: apiError.statusCode }, "request refused");

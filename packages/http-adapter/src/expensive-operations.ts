@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { ClientGoneError } from "./client-gone.js";
 import { ApiError } from "./errors.js";
 import type { RateLimitCheck, RateLimits } from "./rate-limits.js";
 
@@ -29,26 +30,49 @@ function windowText(limit: { max: number; windowMs: number }): string {
 export function describeExpensiveLimits(operation: ExpensiveOperation, limits: RateLimits): string {
   const window = operation === "compute" ? limits.computePerPartner : limits.trainPerPartner;
   const { perPartner, total } = limits.expensiveConcurrency;
+  const abandoned =
+    operation === "compute"
+      ? "a compute whose client goes away is cancelled"
+      : "a training whose client goes away still runs to its end (retry with the same Idempotency-Key for its answer)";
   return (
     `Limited per partner to ${windowText(window)} (counted apart from the other calls), and to ${perPartner} ` +
     `compute or train requests in flight per partner (${total} on the server); beyond either, 429 rate_limited ` +
-    "with Retry-After."
+    `with Retry-After. A request holds its slot until its answer is sent or its client goes away (a client ` +
+    `timeout, a closed connection), whichever comes first; ${abandoned}.`
   );
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * Set on an expensive request once it holds its slot: aborted when the client goes away (connection closed or
+     * reset, a client timeout) before the whole answer was sent. Null elsewhere.
+     */
+    abandoned: AbortSignal | null;
+  }
 }
 
 /**
  * Caps the expensive requests in flight, per partner and in total, so a partner computing in a loop cannot take
- * the CPU from the others. A slot is taken once the request is authorized and valid, and given back when its
- * response ends, however it ends.
+ * the CPU from the others. A slot is taken once the request is authorized and valid, and given back exactly once
+ * when its response ends however it ends: answered, failed, or the connection closed first (a client timeout, a
+ * reset, the server closing it). The raw response's `close` is the one event every ending emits; `onResponse`,
+ * which Fastify runs only on a response that finished, would miss the client that gave up and leak its slot.
+ * The client's going away also aborts `request.abandoned`, so the service can drop work nobody waits for.
+ * One cap for the whole plugin: its `preHandler` is added to both copies of the `/v2` routes, which share it.
  */
-export function installConcurrencyCap(app: FastifyInstance, cap: RateLimits["expensiveConcurrency"]): void {
+export function concurrencyCap(
+  cap: RateLimits["expensiveConcurrency"],
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const byPartner = new Map<string, number>();
   let total = 0;
-  const holding = new WeakMap<FastifyRequest, string>();
 
-  app.addHook("preHandler", async (request) => {
+  return async (request, reply) => {
     const partnerId = request.principal?.partnerId;
     if (request.routeOptions.config.expensive === undefined || partnerId === undefined) return;
+    const response = reply.raw;
+    // Gone while it was authorized and validated: its `close` has fired already, so no slot is taken at all.
+    if (response.destroyed) throw new ClientGoneError();
     const mine = byPartner.get(partnerId) ?? 0;
     if (mine >= cap.perPartner || total >= cap.total) {
       throw new ApiError(
@@ -59,19 +83,23 @@ export function installConcurrencyCap(app: FastifyInstance, cap: RateLimits["exp
     }
     byPartner.set(partnerId, mine + 1);
     total += 1;
-    holding.set(request, partnerId);
-  });
-  app.addHook("onResponse", async (request) => {
-    const partnerId = holding.get(request);
-    if (partnerId === undefined) return;
-    holding.delete(request);
-    total -= 1;
-    const left = (byPartner.get(partnerId) ?? 1) - 1;
-    if (left === 0) byPartner.delete(partnerId);
-    else byPartner.set(partnerId, left);
-  });
+    const client = new AbortController();
+    request.abandoned = client.signal;
+    let finished = false;
+    response.once("finish", () => {
+      finished = true;
+    });
+    response.once("close", () => {
+      total -= 1;
+      const left = (byPartner.get(partnerId) ?? 1) - 1;
+      if (left === 0) byPartner.delete(partnerId);
+      else byPartner.set(partnerId, left);
+      if (finished) return;
+      request.log.info("client closed the connection before the answer; its in-flight slot is free");
+      client.abort(new ClientGoneError());
+    });
+  };
 }
-
 /** The per-partner rate limit of a request: its expensive operation's own, else the data calls'. */
 export function partnerLimitOf(checks: {
   data: RateLimitCheck;

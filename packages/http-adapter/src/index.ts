@@ -1,3 +1,4 @@
+export { ClientGoneError } from "./client-gone.js";
 export { ifNoneMatchMatches, strongEtag } from "./conditional-get.js";
 export { type ErrorTranslator, toApiError } from "./error-handler.js";
 export {

@@ -7,7 +7,7 @@ import { installBearerAuth } from "./bearer-auth.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { installConditionalGet } from "./conditional-get.js";
 import { type ErrorTranslator, installErrorHandling, replyWithError } from "./error-handler.js";
-import { installConcurrencyCap, partnerLimitOf } from "./expensive-operations.js";
+import { concurrencyCap, partnerLimitOf } from "./expensive-operations.js";
 import { type IdempotencyOptions, installIdempotency } from "./idempotency.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
 import {
@@ -95,6 +95,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
   const origins = checkedOrigins(options.corsOrigins);
 
   app.decorateRequest("principal", null);
+  app.decorateRequest("abandoned", null);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -157,6 +158,8 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     train: createRateLimitCheck(app, limits.trainPerPartner, perPartner("train"), storeHealth),
   });
 
+  const capInFlight = concurrencyCap(limits.expensiveConcurrency);
+
   const v2 = (hidden: boolean) => async (scope: FastifyInstance) => {
     scope.setValidatorCompiler(validatorCompiler);
     scope.setSerializerCompiler(serializerCompiler);
@@ -164,7 +167,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     scope.removeContentTypeParser("text/plain");
     installBearerAuth(scope, options.auth, partnerLimit);
     if (options.idempotency) installIdempotency(scope, options.idempotency);
-    installConcurrencyCap(scope, limits.expensiveConcurrency);
+    scope.addHook("preHandler", capInFlight);
     installConditionalGet(scope);
     const routeDeps: RouteDeps = { ...deps, hidden };
     registerGetRecommendations(scope, routeDeps);

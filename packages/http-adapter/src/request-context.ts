@@ -11,5 +11,6 @@ declare module "fastify" {
 export function requestContext(request: FastifyRequest): RequestContext {
   const ctx: RequestContext = { requestId: request.id, log: request.log, ip: request.ip };
   if (request.principal) ctx.principal = request.principal;
+  if (request.abandoned) ctx.signal = request.abandoned;
   return ctx;
 }

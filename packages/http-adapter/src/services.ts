@@ -34,6 +34,11 @@ export interface RequestContext {
   principal?: Principal;
   /** Client address as Fastify sees it. */
   ip: string;
+  /**
+   * Set on compute and train: aborted (with a `ClientGoneError`) when the client goes away before the answer is
+   * sent. Work nobody waits for may stop and reject with `signal.reason`; its in-flight slot is already free.
+   */
+  signal?: AbortSignal;
 }
 
 /**

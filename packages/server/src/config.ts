@@ -68,7 +68,7 @@ const serverSettings = {
     env: "PRICING_SQLITE_BUSY_TIMEOUT_MS",
     fromText: Number,
     description:
-      "milliseconds a SQLite write waits for another process's write lock (an import's last step, a CLI command) before the request answers 503 `unavailable` with `Retry-After`; the process's event loop waits with it (the driver is synchronous), so keep it short",
+      "milliseconds a SQLite write waits for another process's write lock (an import's last step, a CLI command) before the request answers 503 `unavailable` with `Retry-After`; it waits in asynchronous pauses, so the event loop serves other requests meanwhile",
   },
   host: {
     schema: z.string().min(1).default("127.0.0.1"),

@@ -162,13 +162,13 @@ function lazyPlanPool(size: number): PlanPool {
   let opening: Promise<PlanPool> | undefined;
   let closed = false;
   return {
-    async plan(job) {
+    async plan(job, request) {
       opening ??= import("@pricing/engine").then((engine) => {
         pool = engine.createPlanPool({ size });
         if (closed) void pool.close();
         return pool;
       });
-      return (await opening).plan(job);
+      return (await opening).plan(job, request);
     },
     stats: () => pool?.stats() ?? [],
     async close() {

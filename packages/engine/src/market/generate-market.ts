@@ -14,7 +14,10 @@ import { sampleDemand, type Uniform, uniformBetween } from "./sampling.js";
 import { type ProductSpec, type Scenario, type ScenarioInput, ScenarioSchema } from "./scenario-schema.js";
 import { type TrueDemand, trueDemandFromSpec, trueRate } from "./true-demand.js";
 
-/** One day of one product's sales, the shape of `sales.csv`. `stock_on_hand` is units at the start of the day. */
+/**
+ * One day of one product's sales, the shape of `sales.csv`. `stock_on_hand` is units at the start of the day;
+ * `promoted` a known promotion that day (0/1 or a share in [0, 1]; absent: none).
+ */
 export interface SalesRow {
   date: string;
   product_id: string;

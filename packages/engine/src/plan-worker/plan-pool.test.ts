@@ -12,7 +12,7 @@ import { trainArtifact } from "../training/train-artifact.js";
 import { planInputOf } from "./plan-job.js";
 import { createPlanPool, type PlanPool, startPlanPool } from "./plan-pool.js";
 import { PlanPoolError } from "./plan-pool-error.js";
-import { EXIT_DATE, market, policyJob, ruleJob } from "./test-support/plan-jobs.js";
+import { EXIT_DATE, HANG_DATE, market, policyJob, ruleJob } from "./test-support/plan-jobs.js";
 
 let artifact: PolicyArtifact;
 let pool: PlanPool;
@@ -148,6 +148,58 @@ describe("the planning pool", () => {
       expect(after[0]?.threadId).not.toBe(before);
     } finally {
       await crashing.close();
+    }
+  }, 60_000);
+
+  it("cancels a waiting plan and ends the thread of a large running one when their signal aborts", async () => {
+    const pool = startPlanPool(
+      // Every job here counts as large: 3 products x 20 days.
+      { size: 1, endThreadFromPrices: 60 },
+      { entry: new URL("./test-support/exiting-plan-thread.ts", import.meta.url) },
+    );
+    try {
+      await pool.plan(ruleJob(5));
+      const [before] = pool.stats();
+      const hanging = new AbortController();
+      const waiting = new AbortController();
+      const running = pool
+        .plan({ ...ruleJob(), today: HANG_DATE, startDate: HANG_DATE }, { signal: hanging.signal })
+        .catch((e: unknown) => e);
+      const queued = pool.plan(ruleJob(5), { signal: waiting.signal }).catch((e: unknown) => e);
+      waiting.abort(new Error("nobody waits for this one"));
+      expect(((await queued) as Error).message).toBe("nobody waits for this one");
+      // The thread is busy for ever: only ending it frees the pool for the next plan.
+      hanging.abort(new Error("nor for this one"));
+      expect(((await running) as Error).message).toBe("nor for this one");
+      expect(await pool.plan(ruleJob(5))).toEqual(await inThisThread(ruleJob(5)));
+      expect(pool.stats().map((t) => t.threadId)).not.toContain(before?.threadId);
+      expect(pool.stats()).toHaveLength(1);
+      // A signal aborted before the plan is asked for plans nothing.
+      const gone = AbortSignal.abort(new Error("already gone"));
+      expect(
+        ((await pool.plan(ruleJob(5), { signal: gone }).catch((e: unknown) => e)) as Error).message,
+      ).toBe("already gone");
+      expect(pool.stats()[0]?.planned).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("lets a small cancelled plan run to its end on its thread, and drops its answer", async () => {
+    const solo = createPlanPool({ size: 1 });
+    try {
+      await solo.plan(ruleJob(5));
+      const [before] = solo.stats();
+      const client = new AbortController();
+      // 3 products x 5 days, far below the default: the thread is kept.
+      const cancelled = solo.plan(ruleJob(5), { signal: client.signal }).catch((e: unknown) => e);
+      client.abort(new Error("gone"));
+      expect(((await cancelled) as Error).message).toBe("gone");
+      // Sent after it, this plan waits for it on the one thread, which then plans both.
+      expect(await solo.plan(ruleJob(5))).toEqual(await inThisThread(ruleJob(5)));
+      expect(solo.stats()).toEqual([expect.objectContaining({ threadId: before?.threadId, planned: 3 })]);
+    } finally {
+      await solo.close();
     }
   }, 60_000);
 

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { daysBetween } from "../base/calendar.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
 import type { PlanJob } from "./plan-job.js";
@@ -16,7 +17,20 @@ export interface PlanPoolOptions {
   readonly size: number;
   /** Deserialized policies each thread keeps (least recently used dropped first). Default 8. */
   readonly policyCacheSize?: number;
+  /**
+   * Prices (products x days) from which a cancelled running plan ends its thread rather than running to its end;
+   * default {@link END_THREAD_FROM_PRICES}.
+   */
+  readonly endThreadFromPrices?: number;
 }
+
+/**
+ * A plan cannot be interrupted short of ending its thread, and a fresh thread costs about 1.2 s of CPU before it
+ * plans (the engine, tfjs and its wasm backend load again; measured on 2 busy cores), about what 4,000 prices cost
+ * to plan (some 0.3 ms each). So a cancelled plan smaller than this runs to its end (its answer dropped), and a
+ * larger one ends its thread.
+ */
+export const END_THREAD_FROM_PRICES = 4_000;
 
 /** One planning thread as the pool last heard from it. */
 export interface PlanThreadStats {
@@ -26,13 +40,23 @@ export interface PlanThreadStats {
   readonly activity: PolicyActivity;
 }
 
+/** How one plan is asked for. */
+export interface PlanRequest {
+  /**
+   * Aborted, the plan is cancelled and rejects at once with `signal.reason`: a plan still waiting leaves the queue;
+   * a running one of at least `endThreadFromPrices` prices ends its thread (replaced by a fresh one), a smaller one
+   * runs to its end and its answer is dropped.
+   */
+  readonly signal?: AbortSignal;
+}
+
 export interface PlanPool {
   /**
    * `planPrices` of the job in a planning thread. Rejects with the engine's typed errors the thread threw
    * (`PolicyArtifactError` with its code), else `PlanPoolError`: `plan_failed`, `plan_thread_exited` when the
-   * thread died mid-plan (it is replaced), `plan_pool_closed`.
+   * thread died mid-plan (it is replaced), `plan_pool_closed`; a cancelled plan with its signal's reason.
    */
-  plan(job: PlanJob): Promise<PlannedPrice[]>;
+  plan(job: PlanJob, request?: PlanRequest): Promise<PlannedPrice[]>;
   /** The live threads. */
   stats(): PlanThreadStats[];
   /** Fails waiting and running plans with `plan_pool_closed` and ends every thread. Safe to call twice. */
@@ -59,8 +83,9 @@ const BOOTSTRAP = new URL("./plan-thread-bootstrap.mjs", import.meta.url);
 interface Task {
   readonly id: number;
   readonly job: PlanJob;
+  /** Settle the plan's promise (and stop listening to its signal). */
   readonly resolve: (rows: PlannedPrice[]) => void;
-  readonly reject: (error: Error) => void;
+  readonly reject: (error: unknown) => void;
 }
 
 interface Thread {
@@ -73,6 +98,11 @@ interface Thread {
   readonly sent: Map<string, true>;
   /** The error event that preceded the exit, if any. */
   failure: Error | null;
+}
+
+/** The prices a job plans: products x days. */
+function pricesOf(job: PlanJob): number {
+  return job.products.length * (daysBetween(job.startDate, job.endDate) + 1);
 }
 
 /**
@@ -216,13 +246,46 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
     }
   };
 
+  const endThreadFrom = options.endThreadFromPrices ?? END_THREAD_FROM_PRICES;
+  /** Drops a waiting task from the queue, or ends the thread running it if it is large (see `PlanRequest`). */
+  const cancel = (task: Task, reason: unknown): void => {
+    const waiting = queue.indexOf(task);
+    if (waiting >= 0) queue.splice(waiting, 1);
+    const thread = [...threads].find((t) => t.task === task);
+    if (thread !== undefined && pricesOf(task.job) >= endThreadFrom) {
+      // Out of the pool at once, so no plan is sent to it while it ends; its exit replaces it as a crash would.
+      thread.task = null;
+      threads.delete(thread);
+      void thread.worker.terminate();
+    }
+    // A smaller running plan keeps its thread until it answers; its answer then settles nothing.
+    task.reject(reason);
+    dispatch();
+  };
+
   return {
-    plan(job) {
+    plan(job, request = {}) {
       if (closed !== null) {
         return Promise.reject(new PlanPoolError("plan_pool_closed", "the planning pool is closed"));
       }
+      const { signal } = request;
+      if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<PlannedPrice[]>((resolve, reject) => {
-        queue.push({ id: nextId++, job, resolve, reject });
+        const onAbort = () => cancel(task, signal?.reason);
+        const task: Task = {
+          id: nextId++,
+          job,
+          resolve: (rows) => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve(rows);
+          },
+          reject: (error) => {
+            signal?.removeEventListener("abort", onAbort);
+            reject(error);
+          },
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        queue.push(task);
         dispatch();
       });
     },

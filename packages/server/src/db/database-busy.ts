@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError } from "@pricing/http-adapter";
 
 /** Seconds a client is told to wait after meeting a busy database: a lock holder's transaction is short. */
@@ -32,4 +33,28 @@ export function databaseBusyAsApiError(error: unknown): ApiError | undefined {
     headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) },
     cause: error,
   });
+}
+
+/** Pause between two tries of {@link retryWhileBusy}. */
+const BUSY_RETRY_PAUSE_MS = 1000;
+
+/**
+ * Tries `write` again, after a pause, while it fails because the database is busy, until `forMs` have passed: for
+ * a writer off the request path that should outwait a long lock (an import's last step) rather than lose its write.
+ * A request answers 503 instead (`databaseBusyAsApiError`). `signal` ends the waiting (the last error stands).
+ */
+export async function retryWhileBusy<T>(
+  write: () => Promise<T>,
+  forMs: number,
+  signal?: AbortSignal,
+): Promise<T> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isDatabaseBusy(error) || signal?.aborted || performance.now() - started >= forMs) throw error;
+      await sleep(BUSY_RETRY_PAUSE_MS, undefined, { signal }).catch(() => undefined);
+    }
+  }
 }

@@ -4,13 +4,13 @@ import SqliteDatabase from "better-sqlite3";
 import {
   Kysely,
   PostgresDialect,
-  SqliteDialect,
   type SqliteDatabase as SqliteDialectDatabase,
   type SqliteStatement as SqliteDialectStatement,
   sql,
 } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
+import { SqliteBusyWaitDialect } from "./sqlite-busy-wait.js";
 
 export type Db = Kysely<Database>;
 
@@ -21,7 +21,10 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** PostgreSQL schema to use (search_path); tests use one per run. */
   pgSchema?: string | undefined;
-  /** SQLite: how long a write waits for another connection's write lock before SQLITE_BUSY. Default 2000. */
+  /**
+   * SQLite: how long a write waits for another connection's write lock before SQLITE_BUSY, in asynchronous pauses
+   * (`sqlite-busy-wait.ts`): the event loop never waits on it. Default 2000.
+   */
   sqliteBusyTimeoutMs?: number | undefined;
 }
 
@@ -52,10 +55,17 @@ export function createDatabase(options: DatabaseOptions): Db {
   const file = new SqliteDatabase(sqlitePath(options.dataDir));
   file.pragma("journal_mode = WAL");
   file.pragma("foreign_keys = ON");
-  // Past it, SQLITE_BUSY: the API answers 503 with Retry-After (`database-busy.ts`), the CLI names the error.
-  file.pragma(`busy_timeout = ${Math.trunc(options.sqliteBusyTimeoutMs ?? 2000)}`);
+  // The driver waits for a lock itself, asynchronously; past `sqliteBusyTimeoutMs`, SQLITE_BUSY: the API answers
+  // 503 with Retry-After (`database-busy.ts`), the CLI names the error.
+  file.pragma("busy_timeout = 0");
   file.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteBusyWaitDialect({
+      database: withStatementCache(file),
+      file,
+      busyWaitMs: Math.trunc(options.sqliteBusyTimeoutMs ?? 2000),
+    }),
+  });
   // data_version moves when another process (the CLI, a second server) commits; writes made in this process, on
   // any of its connections, are counted as they happen.
   const dataVersion = file.prepare("pragma data_version").pluck();

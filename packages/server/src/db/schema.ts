@@ -67,6 +67,17 @@ export interface SalesTable {
   price: number;
   units_sold: number;
   stock_on_hand: number | null;
+  /** A known promotion that day: 0/1 or a share in [0, 1]; 0 where the file gave none (migration 0012). */
+  promoted: Generated<number>;
+}
+
+/** A planned (or past) promotion of one product on one day (migration 0012); none planned reads as 0. */
+export interface PromotionsTable {
+  company_id: string;
+  product_id: string;
+  date: string;
+  /** 0/1 or a share in [0, 1]. */
+  promoted: number;
 }
 
 export interface RunsTable {
@@ -225,6 +236,7 @@ export interface Database {
   partner_companies: PartnerCompaniesTable;
   products: ProductsTable;
   sales: SalesTable;
+  promotions: PromotionsTable;
   runs: RunsTable;
   recommendations: RecommendationsTable;
   batch_outcomes: BatchOutcomesTable;
@@ -242,6 +254,7 @@ export type CompanyRow = Selectable<CompaniesTable>;
 export type ProductRow = Selectable<ProductsTable>;
 export type NewProductRow = Insertable<ProductsTable>;
 export type SalesRow = Selectable<SalesTable>;
+export type PromotionRow = Selectable<PromotionsTable>;
 export type RunRow = Selectable<RunsTable>;
 export type RecommendationRow = Selectable<RecommendationsTable>;
 export type BatchOutcomeRow = Selectable<BatchOutcomesTable>;

@@ -45,7 +45,14 @@ export function marketCsv(market: Market, currency: string): { products: string;
   );
   const sales = csv(
     [...SALES_COLUMNS.required, ...SALES_COLUMNS.optional],
-    market.history.map((r) => [r.date, r.product_id, r.price, r.units_sold, r.stock_on_hand]),
+    market.history.map((r) => [
+      r.date,
+      r.product_id,
+      r.price,
+      r.units_sold,
+      r.stock_on_hand,
+      r.promoted ?? null,
+    ]),
   );
   return { products, sales };
 }

@@ -1,31 +1,35 @@
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { sql } from "kysely";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/database.js";
-import type { ImportIssue } from "./csv-table.js";
-import { type ProductInput, parseProductsCsv } from "./products-csv.js";
-import { parseSalesCsv, type SalesInput } from "./sales-csv.js";
+import type { CsvColumns, CsvRow } from "./csv-rows.js";
+import { readCsvRows } from "./csv-rows.js";
+import { FileIssues, type ImportIssue, MAX_KEPT_ISSUES } from "./import-issues.js";
+import { type ProductInput, readProductsCsv } from "./products-csv.js";
+import { PROMOTION_COLUMNS, type PromotionInput, promotionFromRow } from "./promotions-csv.js";
+import { SALES_COLUMNS, type SalesInput, saleFromRow } from "./sales-csv.js";
+import { type StagedCounts, type StagedKey, StagedRows, type StagedTarget } from "./staged-rows.js";
 
-export interface ImportCounts {
-  rows: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+export type ImportCounts = StagedCounts;
 
 export interface ImportReport {
   company_id: string;
   products: ImportCounts | null;
   sales: ImportCounts | null;
+  promotions: ImportCounts | null;
 }
 
 /** Validation failed; nothing was written. */
 export class ImportValidationError extends Error {
-  constructor(readonly issues: ImportIssue[]) {
-    super(
-      `import rejected: ${issues.length} invalid ${issues.length === 1 ? "value" : "values"}; nothing was written`,
-    );
+  /**
+   * @param issues the first issues of each file, in file then line order
+   * @param count every issue found
+   */
+  constructor(
+    readonly issues: readonly ImportIssue[],
+    readonly count: number = issues.length,
+  ) {
+    super(`import rejected: ${count} invalid ${count === 1 ? "value" : "values"}; nothing was written`);
     this.name = "ImportValidationError";
   }
 }
@@ -34,10 +38,18 @@ export function formatIssue(issue: ImportIssue): string {
   return `${issue.file}:${issue.line}${issue.column ? ` column ${issue.column}` : ""}: ${issue.message}`;
 }
 
+/** Where an import is, for a progress line: rows read (and bytes of the file) of `file`, then the database's steps. */
+export type ImportProgress =
+  | { step: "reading"; file: string; rows: number; bytesRead: number; bytesTotal: number }
+  | { step: "checking" | "writing"; file: string | null; rows: number };
+
 export interface DataImportRequest {
   companyId: string;
   productsFile?: string | undefined;
   salesFile?: string | undefined;
+  /** Planned promotions, `date,product_id,promoted` (DESIGN.md §9). */
+  promotionsFile?: string | undefined;
+  onProgress?: (progress: ImportProgress) => void;
 }
 
 const PRODUCT_FIELDS = [
@@ -51,34 +63,40 @@ const PRODUCT_FIELDS = [
   "stock",
   "season_end",
 ] as const;
-const SALES_FIELDS = ["price", "units_sold", "stock_on_hand"] as const;
-const CHUNK = 400;
-/**
- * Rows staged per transaction. Staging writes a temporary table (SQLite keeps it outside the database file, so it
- * takes no lock other processes see; PostgreSQL keeps it per session), in transactions this size, so memory and
- * the work per commit stay bounded whatever the file's size.
- */
-export const STAGE_ROWS_PER_TRANSACTION = 5000;
-const STAGE_TABLE = "import_sales_stage";
+/** Products upserted per statement. */
+const PRODUCTS_PER_INSERT = 400;
+/** Rows read between two progress reports. */
+const PROGRESS_EVERY_ROWS = 10_000;
 
-type StageTables = { [STAGE_TABLE]: SalesInput };
+const SALES_TARGET: StagedTarget<SalesInput> = {
+  table: "sales",
+  values: [
+    { name: "price", type: "double precision not null" },
+    { name: "units_sold", type: "integer not null" },
+    { name: "stock_on_hand", type: "integer" },
+    { name: "promoted", type: "double precision not null" },
+  ],
+};
+const PROMOTIONS_TARGET: StagedTarget<PromotionInput> = {
+  table: "promotions",
+  values: [{ name: "promoted", type: "double precision not null" }],
+};
 
-function sameFields<T>(a: T, b: T, fields: readonly (keyof T)[]): boolean {
-  return fields.every((f) => (a[f] ?? null) === (b[f] ?? null));
+/** A keyed file of the import: how to read it and where its rows go. */
+interface KeyedFile<Row extends StagedKey> {
+  path: string;
+  columns: CsvColumns;
+  target: StagedTarget<Row>;
+  validate(row: CsvRow, issues: FileIssues, knownProducts: ReadonlySet<string>): Row | null;
 }
 
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
-
 /**
- * Imports products and/or sales for one company: every row is validated first; the changed sales rows are staged
- * in bounded transactions, then one short transaction upserts the changed products and moves the staged sales
- * into `sales` (a single INSERT ... SELECT), so a bad row anywhere writes nothing, readers never see half an
- * import, the database's write lock is held only for that last statement, and re-importing the same rows changes
- * nothing.
+ * Imports products, sales and/or planned promotions for one company, streaming: a file is read one record at a time
+ * and its valid rows staged in a temporary table, so memory stays bounded whatever the files' sizes (products are
+ * kept: the catalogue). Every row is validated first and a bad row anywhere writes nothing. Then one short
+ * transaction upserts the changed products and moves the staged new and changed rows into `sales` and
+ * `promotions` (one INSERT ... SELECT each), so readers never see half an import, the database's write lock is held
+ * only for that, and re-importing the same rows changes nothing.
  */
 export async function importCompanyData(
   db: Db,
@@ -92,41 +110,57 @@ export async function importCompanyData(
     .executeTakeFirst();
   if (!company)
     throw new Error(`company "${request.companyId}" does not exist; create it with: pricing company create`);
-  if (!request.productsFile && !request.salesFile)
-    throw new Error("nothing to import: pass --products and/or --sales");
+  if (!request.productsFile && !request.salesFile && !request.promotionsFile)
+    throw new Error("nothing to import: pass --products, --sales and/or --promotions");
+  // A missing file fails here, before anything is read.
+  const files = [request.productsFile, request.salesFile, request.promotionsFile].filter(
+    (f) => f !== undefined,
+  );
+  const sizes = new Map(await Promise.all(files.map(async (f) => [f, (await stat(f)).size] as const)));
+  const progress = request.onProgress ?? (() => undefined);
 
-  const issues: ImportIssue[] = [];
+  const issues: FileIssues[] = [];
   let products: ProductInput[] | null = null;
   if (request.productsFile) {
-    const parsed = parseProductsCsv(
-      basename(request.productsFile),
-      await readFile(request.productsFile, "utf8"),
-    );
-    issues.push(...parsed.issues);
-    products = parsed.products;
+    const productIssues = new FileIssues(basename(request.productsFile));
+    issues.push(productIssues);
+    products = await readProductsCsv(request.productsFile, productIssues);
   }
   const existingProducts = await db
     .selectFrom("products")
     .selectAll()
     .where("company_id", "=", request.companyId)
     .execute();
-  let sales: SalesInput[] | null = null;
+  const knownProducts = new Set([
+    ...existingProducts.map((p) => p.product_id),
+    ...(products ?? []).map((p) => p.product_id),
+  ]);
+  const keyed: { file: KeyedFile<SalesInput> | KeyedFile<PromotionInput>; name: "sales" | "promotions" }[] =
+    [];
   if (request.salesFile) {
-    const known = new Set([
-      ...existingProducts.map((p) => p.product_id),
-      ...(products ?? []).map((p) => p.product_id),
-    ]);
-    const parsed = parseSalesCsv(
-      basename(request.salesFile),
-      await readFile(request.salesFile, "utf8"),
-      known,
-    );
-    issues.push(...parsed.issues);
-    sales = parsed.sales;
+    keyed.push({
+      name: "sales",
+      file: { path: request.salesFile, columns: SALES_COLUMNS, target: SALES_TARGET, validate: saleFromRow },
+    });
   }
-  if (issues.length > 0) throw new ImportValidationError(issues);
+  if (request.promotionsFile) {
+    keyed.push({
+      name: "promotions",
+      file: {
+        path: request.promotionsFile,
+        columns: PROMOTION_COLUMNS,
+        target: PROMOTIONS_TARGET,
+        validate: promotionFromRow,
+      },
+    });
+  }
 
-  const report: ImportReport = { company_id: request.companyId, products: null, sales: null };
+  const report: ImportReport = {
+    company_id: request.companyId,
+    products: null,
+    sales: null,
+    promotions: null,
+  };
   const now = clock().toISOString();
   const changedProducts = products === null ? [] : changedProductRows(products, existingProducts);
   if (products) {
@@ -139,49 +173,57 @@ export async function importCompanyData(
       unchanged: products.length - changedProducts.length,
     };
   }
-  let changedSales: SalesInput[] = [];
-  if (sales) {
-    const existing = await db
-      .selectFrom("sales")
-      .select(["product_id", "date", "price", "units_sold", "stock_on_hand"])
-      .where("company_id", "=", request.companyId)
-      .execute();
-    const current = new Map(existing.map((s) => [`${s.product_id}\u0000${s.date}`, s]));
-    changedSales = sales.filter((s) => {
-      const old = current.get(`${s.product_id}\u0000${s.date}`);
-      return !old || !sameFields<SalesInput>({ ...old }, s, SALES_FIELDS);
-    });
-    const inserted = changedSales.filter((s) => !current.has(`${s.product_id}\u0000${s.date}`)).length;
-    report.sales = {
-      rows: sales.length,
-      inserted,
-      updated: changedSales.length - inserted,
-      unchanged: sales.length - changedSales.length,
-    };
-  }
-  if (changedProducts.length === 0 && changedSales.length === 0) return report;
 
-  // One connection throughout: PostgreSQL's temporary table lives in its session.
-  await db.connection().execute(async (connection) => {
-    const conn = connection.withTables<StageTables>();
-    if (changedSales.length > 0) {
-      await sql`drop table if exists ${sql.table(STAGE_TABLE)}`.execute(conn);
-      await sql`create temporary table ${sql.table(STAGE_TABLE)} (
-        product_id text not null, date text not null, price double precision not null,
-        units_sold integer not null, stock_on_hand integer)`.execute(conn);
-    }
+  // One connection throughout: PostgreSQL's temporary tables live in its session.
+  await db.connection().execute(async (conn) => {
+    const staged: { rows: StagedRows<StagedKey>; counts: ImportCounts | null }[] = [];
     try {
-      for (let i = 0; i < changedSales.length; i += STAGE_ROWS_PER_TRANSACTION) {
-        const part = changedSales.slice(i, i + STAGE_ROWS_PER_TRANSACTION);
-        await conn.transaction().execute(async (trx) => {
-          for (const batch of chunks(part)) await trx.insertInto(STAGE_TABLE).values(batch).execute();
-        });
+      for (const { file, name } of keyed) {
+        const fileIssues = new FileIssues(basename(file.path));
+        issues.push(fileIssues);
+        const rows = new StagedRows<StagedKey>(conn, file.target as StagedTarget<StagedKey>);
+        const entry = { rows, counts: null as ImportCounts | null };
+        staged.push(entry);
+        await rows.create();
+        const bytesTotal = sizes.get(file.path) ?? 0;
+        let bytesRead = 0;
+        let read = 0;
+        const onBytes = (b: number) => {
+          bytesRead = b;
+        };
+        for await (const row of readCsvRows(file.path, file.columns, fileIssues, onBytes)) {
+          const valid = file.validate(row, fileIssues, knownProducts);
+          if (valid !== null) await rows.add(row.line, valid);
+          if (++read % PROGRESS_EVERY_ROWS === 0) {
+            progress({ step: "reading", file: fileIssues.file, rows: read, bytesRead, bytesTotal });
+          }
+        }
+        await rows.finish();
+        progress({ step: "checking", file: fileIssues.file, rows: read });
+        const duplicates = await rows.duplicates(MAX_KEPT_ISSUES);
+        fileIssues.merge(duplicates.issues, duplicates.count);
+        if (fileIssues.count === 0) entry.counts = await rows.compare(request.companyId);
+        report[name] = entry.counts;
       }
+      const count = issues.reduce((n, i) => n + i.count, 0);
+      if (count > 0) {
+        throw new ImportValidationError(
+          issues.flatMap((i) => i.kept),
+          count,
+        );
+      }
+      const moving = staged.reduce((n, s) => n + (s.counts ? s.counts.inserted + s.counts.updated : 0), 0);
+      if (changedProducts.length === 0 && moving === 0) return;
+      progress({ step: "writing", file: null, rows: changedProducts.length + moving });
       await conn.transaction().execute(async (trx) => {
-        for (const batch of chunks(changedProducts)) {
+        for (let i = 0; i < changedProducts.length; i += PRODUCTS_PER_INSERT) {
           await trx
             .insertInto("products")
-            .values(batch.map((p) => ({ ...p, company_id: request.companyId, updated_at: now })))
+            .values(
+              changedProducts
+                .slice(i, i + PRODUCTS_PER_INSERT)
+                .map((p) => ({ ...p, company_id: request.companyId, updated_at: now })),
+            )
             .onConflict((oc) =>
               oc.columns(["company_id", "product_id"]).doUpdateSet((eb) => ({
                 name: eb.ref("excluded.name"),
@@ -198,21 +240,20 @@ export async function importCompanyData(
             )
             .execute();
         }
-        if (changedSales.length === 0) return;
-        // `where true`: SQLite's parser needs it between a SELECT and ON CONFLICT; PostgreSQL accepts it.
-        await sql`insert into sales (company_id, product_id, date, price, units_sold, stock_on_hand)
-          select ${request.companyId}, product_id, date, price, units_sold, stock_on_hand
-          from ${sql.table(STAGE_TABLE)} where true
-          on conflict (company_id, product_id, date) do update set
-            price = excluded.price, units_sold = excluded.units_sold, stock_on_hand = excluded.stock_on_hand`.execute(
-          trx,
-        );
+        for (const { rows, counts } of staged) {
+          const changed = counts === null ? 0 : counts.inserted + counts.updated;
+          if (changed > 0) await rows.moveInto(trx, request.companyId, changed);
+        }
       });
     } finally {
-      if (changedSales.length > 0) await sql`drop table if exists ${sql.table(STAGE_TABLE)}`.execute(conn);
+      for (const { rows } of staged) await rows.drop();
     }
   });
   return report;
+}
+
+function sameFields<T>(a: T, b: T, fields: readonly (keyof T)[]): boolean {
+  return fields.every((f) => (a[f] ?? null) === (b[f] ?? null));
 }
 
 function changedProductRows(

@@ -1,5 +1,6 @@
 import type { NewProductRow } from "../db/schema.js";
-import { type ImportIssue, readCsvTable } from "./csv-table.js";
+import { readCsvRows } from "./csv-rows.js";
+import type { FileIssues } from "./import-issues.js";
 import { RowReader } from "./row-fields.js";
 
 export const PRODUCT_COLUMNS = {
@@ -11,18 +12,15 @@ export const PRODUCT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 export type ProductInput = Omit<NewProductRow, "company_id" | "updated_at">;
 
-/** Validates products.csv row by row; returns every issue found, not just the first. */
-export function parseProductsCsv(
-  file: string,
-  text: string,
-): { products: ProductInput[]; issues: ImportIssue[] } {
-  const table = readCsvTable(file, text, PRODUCT_COLUMNS);
-  const issues = [...table.issues];
+/**
+ * Validates products.csv row by row, every issue to `issues`, not just the first. The valid rows are kept: a
+ * catalogue's size, which the sales file's product ids are checked against anyway.
+ */
+export async function readProductsCsv(path: string, issues: FileIssues): Promise<ProductInput[]> {
   const products: ProductInput[] = [];
   const seen = new Map<string, number>();
-  for (const row of table.rows) {
-    const r = new RowReader(file, row, issues);
-    const before = issues.length;
+  for await (const row of readCsvRows(path, PRODUCT_COLUMNS, issues)) {
+    const r = new RowReader(row, issues);
     const product: ProductInput = {
       product_id: r.text("product_id", {
         required: true,
@@ -44,7 +42,7 @@ export function parseProductsCsv(
       stock: r.number("stock", { min: 0, integer: true }),
       season_end: r.date("season_end"),
     };
-    if (issues.length > before) continue;
+    if (r.failed) continue;
     const min = product.min_price ?? product.base_price * 0.5;
     const max = product.max_price ?? product.base_price * 2;
     if (min > product.base_price) r.fail("min_price", "must not exceed base_price");
@@ -52,7 +50,7 @@ export function parseProductsCsv(
     const firstLine = seen.get(product.product_id);
     if (firstLine !== undefined) r.fail("product_id", `duplicate of line ${firstLine}`);
     seen.set(product.product_id, row.line);
-    if (issues.length === before) products.push(product);
+    if (!r.failed) products.push(product);
   }
-  return { products, issues };
+  return products;
 }

@@ -22,6 +22,8 @@ export interface PlanRange {
   endDate?: string;
   /** Plan with each item's `explanation` (what a persisted run stores, and a dry run explaining asks). */
   explain?: boolean;
+  /** Aborted: the plan is cancelled (see `PlanPool.plan`) and this rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -67,22 +69,25 @@ export async function planCompany(
       ? { source: "rule", modelId: null, artifact: null }
       : { source: active.source, modelId: active.modelId, artifact: active.policy };
   // Planned in the engine's planning threads, never on this event loop.
-  const planned = await ctx.planning.plan({
-    today,
-    startDate,
-    endDate,
-    products: snapshot.products,
-    active: artifact,
-    fit: fitSource(snapshot),
-    ...(range.explain ? { explain: true } : {}),
-    learning: {
-      history: snapshot.history,
-      exploration: company.exploration,
-      seed: company.company_id,
-      // The kill switch serves the rule alone; otherwise the closed loop's learner, refitted on every plan.
-      online: company.force_rule !== 1,
+  const planned = await ctx.planning.plan(
+    {
+      today,
+      startDate,
+      endDate,
+      products: snapshot.products,
+      active: artifact,
+      fit: fitSource(snapshot),
+      ...(range.explain ? { explain: true } : {}),
+      learning: {
+        history: snapshot.history,
+        exploration: company.exploration,
+        seed: company.company_id,
+        // The kill switch serves the rule alone; otherwise the closed loop's learner, refitted on every plan.
+        online: company.force_rule !== 1,
+      },
     },
-  });
+    range.signal === undefined ? {} : { signal: range.signal },
+  );
   const recommendations = planned.map(toRecommendation);
   return {
     company,

@@ -37,6 +37,7 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
       price: s.price,
       units_sold: s.units_sold,
       stock_on_hand: s.stock_on_hand,
+      promoted: s.promoted,
     };
     history.push(row);
     let list = byProduct.get(s.product_id);

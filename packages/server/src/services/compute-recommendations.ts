@@ -6,13 +6,17 @@ import { persistPlan, planCompany } from "./company-plan.js";
 /**
  * Prices a company on demand (`POST /v2/recommendations/compute`); persisted as an `on_demand` run unless dry. A
  * persisted run is planned with explanations and stores them; the answer carries them only when `explain` asks.
+ * `signal` aborted (the client went away) cancels the plan, waiting or running, and nothing is persisted; once
+ * planned, the run is persisted whatever the client does.
  */
 export async function computeRecommendations(
   ctx: ServerContext,
   input: ComputeRequest,
+  signal?: AbortSignal,
 ): Promise<ComputeResponse> {
   const company = await findCompany(ctx, input.company_id);
   const plan = await planCompany(ctx, company, {
+    ...(signal === undefined ? {} : { signal }),
     ...(input.start_date === undefined ? {} : { startDate: input.start_date }),
     ...(input.end_date === undefined ? {} : { endDate: input.end_date }),
     explain: input.explain || !input.dry_run,

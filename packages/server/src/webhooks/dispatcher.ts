@@ -1,5 +1,6 @@
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
+import { retryWhileBusy } from "../db/database-busy.js";
 import type { AttemptOutcome, ClaimedDelivery } from "../repositories/webhooks.js";
 import { RETRY_DELAYS_MS, retryDelayMs } from "./retry-schedule.js";
 import { sendWebhook } from "./send-webhook.js";
@@ -114,7 +115,13 @@ export function startWebhookDispatcher(
         "webhook attempt failed",
       );
     }
-    await repository.finishAttempt(delivery.delivery_id, claimer, now(), outcome);
+    // The receiver has its answer: recording it outwaits a busy database (another process's import) unless the
+    // dispatcher stops, or the claim would run out and the event be sent again.
+    await retryWhileBusy(
+      () => repository.finishAttempt(delivery.delivery_id, claimer, now(), outcome),
+      LEASE_MARGIN_MS,
+      stopping.signal,
+    );
   }
 
   async function drain(): Promise<void> {

@@ -9,6 +9,8 @@ export const TODAY = "2026-01-05";
 
 /** A job starting on this date ends the test's crashing planning thread (`exiting-plan-thread.ts`). */
 export const EXIT_DATE = "1999-09-09";
+/** A job starting on this date keeps that thread busy for ever. */
+export const HANG_DATE = "1999-10-10";
 
 /** A small shop with price-varied history: three products, one with tight stock. */
 export const market = generateMarket({
