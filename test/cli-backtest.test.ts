@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BacktestReportSchema } from "@pricing/engine";
@@ -32,13 +32,6 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pricing-backtest-"));
   await cliOk(dataDir, "init");
   await cliOk(dataDir, "company", "create", "--id", "cj", "--name", "Complete Journey", "--currency", "USD");
-  // The import of `promoted` is the `fast` branch's; until it lands the column is left out here.
-  const sales = (await readFile(COMPLETE_JOURNEY_FILES.sales, "utf8"))
-    .split("\n")
-    .map((line) => line.split(",").slice(0, 4).join(","))
-    .join("\n");
-  const salesFile = join(dataDir, "sales.csv");
-  await writeFile(salesFile, sales);
   await cliOk(
     dataDir,
     "data",
@@ -48,7 +41,9 @@ beforeAll(async () => {
     "--products",
     COMPLETE_JOURNEY_FILES.products,
     "--sales",
-    salesFile,
+    COMPLETE_JOURNEY_FILES.sales,
+    "--promotions",
+    COMPLETE_JOURNEY_FILES.promotions,
   );
 });
 afterAll(async () => rm(dataDir, { recursive: true, force: true }));
@@ -65,6 +60,10 @@ describe("pricing backtest", () => {
     expect(report.rows).toHaveLength(60 * 30);
     expect(report.products).toHaveLength(30);
     expect(report.products.reduce((n, p) => n + p.rows, 0)).toBe(60 * 30);
+    // Each row carries the day's promotion as imported (the share of the product's stores with a display or mailer).
+    const promoted = report.rows.filter((r) => r.promoted > 0);
+    expect(promoted.length).toBeGreaterThan(0);
+    expect(promoted.every((r) => r.promoted <= 1)).toBe(true);
     // The price-aware fit forecasts real sales better than the same-weekday mean of the last 8 weeks.
     expect(report.summary.wape).toBeLessThan(report.summary.baseline_wape ?? 0);
     expect(report.summary.coverage_p10_p90).toBeGreaterThan(0);

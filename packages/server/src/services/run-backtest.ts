@@ -56,6 +56,7 @@ export async function runBacktest(
     price: s.price,
     units_sold: s.units_sold,
     stock_on_hand: s.stock_on_hand,
+    promoted: s.promoted,
   }));
   const report = await backtestInWorker(
     {
