@@ -35,11 +35,15 @@ describe("backtest", () => {
     }
   });
 
-  it("scores the band a plan serves: at the learner's own price the plan's row and the backtest's row agree", () => {
+  /**
+   * The plan on a day 20 days before the end (the learner's when `online`, the rule's with the fit's band when not),
+   * and the backtest of one sale that day at the plan's own price, fitted once on the same history.
+   */
+  function servedAndScored(online: boolean) {
     const { market, products, last } = poissonMarket();
     const today = addDays(last, -20);
     const history = market.history.filter((r) => r.date < today);
-    const planned = planWithLearning({
+    const [served] = planWithLearning({
       today,
       startDate: today,
       endDate: today,
@@ -48,11 +52,9 @@ describe("backtest", () => {
       history,
       exploration: "cautious",
       seed: "c",
-      online: true,
+      online,
     });
-    const served = planned[0];
     if (served === undefined) throw new Error("no plan row");
-    expect(served.expected_units_p90).toBeDefined();
     const sale: SalesRow = {
       date: today,
       product_id: served.product_id,
@@ -66,8 +68,15 @@ describe("backtest", () => {
       sales: [...history, sale],
       from: today,
       refit: "once",
+      online,
       horizonDays: 60,
     });
+    return { served, report, today };
+  }
+
+  it("scores the band a plan serves: at the learner's own price the plan's row and the backtest's row agree", () => {
+    const { served, report, today } = servedAndScored(true);
+    expect(served.expected_units_p90).toBeDefined();
     expect(report.rows).toEqual([
       {
         date: today,
@@ -83,37 +92,7 @@ describe("backtest", () => {
   });
 
   it("scores what a forced-rule plan serves when not online: the fit's units and the advisor's band", () => {
-    const { market, products, last } = poissonMarket();
-    const today = addDays(last, -20);
-    const history = market.history.filter((r) => r.date < today);
-    const [served] = planWithLearning({
-      today,
-      startDate: today,
-      endDate: today,
-      products: products.map((p) => productState(p, history, today, { horizonDays: 60 })),
-      active: { source: "rule", modelId: null, policy: null },
-      history,
-      exploration: "cautious",
-      seed: "c",
-      online: false,
-    });
-    if (served === undefined) throw new Error("no plan row");
-    const sale: SalesRow = {
-      date: today,
-      product_id: served.product_id,
-      price: served.price,
-      units_sold: 7,
-      stock_on_hand: null,
-    };
-    const report = backtest({
-      companyId: "c",
-      products,
-      sales: [...history, sale],
-      from: today,
-      refit: "once",
-      online: false,
-      horizonDays: 60,
-    });
+    const { served, report } = servedAndScored(false);
     expect(report.rows[0]).toMatchObject({
       expected_units: served.expected_units,
       expected_units_p10: served.expected_units_p10,

@@ -1,14 +1,9 @@
-import {
-  type BacktestProgress,
-  type BacktestReport,
-  backtestInWorker,
-  type Refit,
-  type SalesRow,
-} from "@pricing/engine";
+import { type BacktestProgress, type BacktestReport, backtestInWorker, type Refit } from "@pricing/engine";
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
 import type { SavedBacktest } from "../repositories/backtests.js";
 import { findCompany } from "./company-lookup.js";
+import { engineSalesRow } from "./company-snapshot.js";
 
 export interface BacktestRequest {
   company_id: string;
@@ -50,19 +45,11 @@ export async function runBacktest(
     ctx.repositories.products.listByCompany(company.company_id),
     ctx.repositories.sales.list({ companyId: company.company_id }),
   ]);
-  const sales: SalesRow[] = rows.map((s) => ({
-    date: s.date,
-    product_id: s.product_id,
-    price: s.price,
-    units_sold: s.units_sold,
-    stock_on_hand: s.stock_on_hand,
-    promoted: s.promoted,
-  }));
   const report = await backtestInWorker(
     {
       companyId: company.company_id,
       products,
-      sales,
+      sales: rows.map(engineSalesRow),
       from: request.from,
       ...(request.to === undefined ? {} : { to: request.to }),
       refit: request.refit ?? "daily",
