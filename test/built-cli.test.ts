@@ -41,17 +41,31 @@ describe("the built pricing bin", () => {
     expect(stdout).toContain("demo");
   });
 
-  it("seeds the demo, training each company in the built worker thread", async () => {
+  it("seeds the demo, training each synthetic company in the built worker thread", async () => {
     const demo = (await pricing("demo", "--no-serve")) as {
       companies: string[];
       batch: { companies: { company_id: string; status: string }[] };
     };
-    expect(demo.companies).toEqual(["demo-grocer", "demo-fashion"]);
-    expect(demo.batch.companies.map((c) => c.status)).toEqual(["created", "created"]);
-    for (const company of demo.companies) {
+    expect(demo.companies).toEqual(["demo-grocer", "demo-fashion", "complete-journey"]);
+    expect(demo.batch.companies.map((c) => c.status)).toEqual(["created", "created", "created"]);
+    for (const company of ["demo-grocer", "demo-fashion"]) {
       const model = (await pricing("model", "--company", company)) as { source: string; model_id: string };
       expect(model.source).toBe("approved");
       expect(model.model_id).toMatch(/^mdl_/);
     }
+  });
+
+  it("imports the shipped real-sales fixture and backtests it in the built backtest thread", async () => {
+    const report = (await pricing(
+      "backtest",
+      "--company",
+      "complete-journey",
+      "--from",
+      "2017-12-18",
+      "--to",
+      "2017-12-20",
+    )) as { refit: string; summary: { rows: number } };
+    expect(report.refit).toBe("daily");
+    expect(report.summary.rows).toBe(3 * 30);
   });
 });

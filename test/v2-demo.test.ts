@@ -64,14 +64,14 @@ describe("pricing demo", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("seeds a partner, two trained and approved companies and a first nightly run, prints keys and curl lines, serves", async () => {
+  it("seeds a partner, two trained and approved companies, one of real sales and a first nightly run, prints keys and curl lines, serves", async () => {
     const { child, ready } = startDemo(dataDir);
     let firstDays: string[] = [];
     try {
       const demo = await ready;
       firstDays = demo.batch.companies.map((c: Json) => c.as_of);
       expect(demo.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(demo.companies).toEqual(["demo-grocer", "demo-fashion"]);
+      expect(demo.companies).toEqual(["demo-grocer", "demo-fashion", "complete-journey"]);
       expect(demo.access_key).toMatch(/^ak_/);
       expect(demo.secret_key).toMatch(/^sk_/);
       const curl: string[] = demo.curl;
@@ -108,14 +108,16 @@ describe("pricing demo", () => {
             headers: { authorization: `Bearer ${token}` },
           })
         ).json()) as Json;
-        expect(model.source).toBe("approved");
+        // The real-sales company is not trained: the online learner prices it, its rows sourced "rule".
+        expect(model.source).toBe(company === "complete-journey" ? "rule" : "approved");
         const recs = (await (
           await fetch(`${demo.url}/v2/recommendations?company_id=${company}`, {
             headers: { authorization: `Bearer ${token}` },
           })
         ).json()) as Json;
-        expect(recs.run).toMatchObject({ kind: "nightly", source: "approved", model_id: model.model_id });
+        expect(recs.run).toMatchObject({ kind: "nightly", source: model.source, model_id: model.model_id });
         expect(recs.recommendations.length).toBeGreaterThan(0);
+        expect(recs.recommendations[0].expected_units_p90).toBeGreaterThanOrEqual(0);
       }
     } finally {
       await stop(child);

@@ -45,7 +45,7 @@ describe("artifacts across an engine upgrade", () => {
   });
 
   it("reports an unsupported format as artifact_incompatible, serves the rule, and the nightly retrains it", async () => {
-    const modelId = await install("future", "format-2/manifest.json");
+    const modelId = await install("future", "format-3/manifest.json");
     const report = (await (await h.get(`${V2}/model?company_id=future`, token)).json()) as Json;
     expect(report).toMatchObject({
       source: "rule",

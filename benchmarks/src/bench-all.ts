@@ -1,11 +1,18 @@
 /**
  * `pnpm bench`: every benchmark in its quick mode, one after the other, each printing its own table.
- * The full runs are `pnpm bench:policy`, `pnpm bench:closed-loop`, `pnpm bench:inference` and `pnpm bench:http`.
+ * The full runs are `pnpm bench:policy`, `pnpm bench:closed-loop`, `pnpm bench:inference`, `pnpm bench:http` and
+ * `pnpm bench:real`.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const BENCHES = ["bench-policy.ts", "bench-closed-loop.ts", "bench-inference.ts", "bench-http.ts"];
+const BENCHES = [
+  "bench-policy.ts",
+  "bench-closed-loop.ts",
+  "bench-inference.ts",
+  "bench-http.ts",
+  "bench-real.ts",
+];
 
 let failed = 0;
 for (const file of BENCHES) {

@@ -3,10 +3,11 @@
  * through the engine's plan, sales drawn from the truth, the history growing), scored against the clairvoyant
  * optimum (the season's expected value under the true model).
  *
- *   pnpm bench:closed-loop [--quick] [--suite default|ferreira] [--scenario FILE ...] [--only NAME,...]
+ *   pnpm bench:closed-loop [--quick] [--suite default|ferreira|real] [--scenario FILE ...] [--only NAME,...]
  *                          [--policy NAME,...] [--seeds N] [--json FILE]
  *
- * `--suite ferreira` is the acceptance run on Ferreira's market (T 100/500/1000, alpha .25/.5, 200 seeds).
+ * `--suite ferreira` is the acceptance run on Ferreira's market (T 100/500/1000, alpha .25/.5, 200 seeds);
+ * `--suite real` the five markets shaped from Complete Journey products (10 seeds).
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -26,12 +27,19 @@ import {
   toLoopJson,
 } from "./closed-loop-report.js";
 import { playSeason } from "./closed-loop-sim.js";
-import { ferreiraSuite, type LoopScenario, misspecifiedSuite, narrowSuite } from "./closed-loop-suites.js";
+import {
+  ferreiraSuite,
+  type LoopScenario,
+  misspecifiedSuite,
+  narrowSuite,
+  realSuite,
+} from "./closed-loop-suites.js";
 import { loadScenarioFile } from "./scenario-file.js";
 
 function suiteOf(name: string, quick: boolean): { scenarios: LoopScenario[]; seeds: number } {
   if (name === "ferreira") return { scenarios: ferreiraSuite([100, 500, 1000]), seeds: 200 };
-  if (name !== "default") throw new Error(`unknown suite ${name}; known: default, ferreira`);
+  if (name === "real") return { scenarios: realSuite(), seeds: quick ? 3 : 10 };
+  if (name !== "default") throw new Error(`unknown suite ${name}; known: default, ferreira, real`);
   return {
     scenarios: [...ferreiraSuite(quick ? [100] : [100, 500]), ...narrowSuite(quick), ...misspecifiedSuite()],
     seeds: quick ? 3 : 10,

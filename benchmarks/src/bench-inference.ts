@@ -1,7 +1,9 @@
 /**
  * Inference benchmark: prices per second of the RL policy at several batch sizes, and the time of the engine's
  * plan (`planPrices`, what the API serves) for a 100-product company over 90 days (one batched forward pass per
- * day, stock rolled forward by expected sales).
+ * day, stock rolled forward by expected sales), and the nightly plan as the server makes it (`planWithLearning`:
+ * the demand fit, the online learner and every row's p10/p90) for the same company with a year of sales history,
+ * timed in CPU seconds of this process (the machine is shared: CPU time moves less with the load than wall time).
  *
  *   pnpm bench:inference [--quick]
  */
@@ -11,6 +13,7 @@ import {
   generateMarket,
   initTfBackend,
   planPrices,
+  planWithLearning,
   problemFromTruth,
   type RlPolicy,
   type ScenarioInput,
@@ -129,6 +132,7 @@ async function main(): Promise<void> {
     percentile(planTimes, 0.5).toFixed(3),
     Math.round(planSize / (percentile(planTimes, 0.5) / 1000)).toLocaleString("en-US"),
   ]);
+  rows.push(learningPlanRow(args.quick ? 2 : 5));
   const leaked = tensorCount() - tensorsBefore;
   policy.dispose();
 
@@ -143,6 +147,42 @@ async function main(): Promise<void> {
   );
   if (fromPolicy !== planSize) console.log(`plan rows priced by the rule: ${planSize - fromPolicy}`);
   if (violations > 0 || leaked !== 0 || fromPolicy !== planSize) process.exitCode = 1;
+}
+
+/**
+ * The nightly plan's cost where the learner prices: a refit of the demand model from a year of history, then every
+ * product's learned price and band for each of the 90 days. Median CPU milliseconds of this thread per plan.
+ */
+function learningPlanRow(runs: number): string[] {
+  const market = generateMarket({ ...scenario, name: "learning-100x90", history: { days: 365 } });
+  const states = [...marketStates(market).values()];
+  const cpu: number[] = [];
+  let size = 0;
+  for (let k = 0; k < runs; k++) {
+    const before = process.cpuUsage();
+    const plan = planWithLearning({
+      today: scenario.start_date,
+      startDate: scenario.start_date,
+      endDate: addDays(scenario.start_date, scenario.horizon - 1),
+      products: states,
+      active: { source: "rule", modelId: null, policy: null },
+      history: market.history,
+      exploration: "cautious",
+      seed: "bench",
+      online: true,
+    });
+    const used = process.cpuUsage(before);
+    cpu.push((used.user + used.system) / 1000);
+    size = plan.length;
+  }
+  cpu.sort((a, b) => a - b);
+  return [
+    "planWithLearning 100 x 90, 365 days of history (CPU ms)",
+    String(size),
+    String(cpu.length),
+    percentile(cpu, 0.5).toFixed(1),
+    Math.round(size / (percentile(cpu, 0.5) / 1000)).toLocaleString("en-US"),
+  ];
 }
 
 await main();

@@ -187,7 +187,8 @@ export const tsUpdatePolicy: ClosedLoopPolicy = {
     const rng = seedrandom(`${market.scenario.name}:${seed}:ts_update`);
     const lanes = market.products.map((p) => ({
       product: p,
-      state: tsUpdateState(p.setup.prices, market.scenario.distribution),
+      // Its Gamma posterior per price knows no over-dispersion: a negative binomial market is Poisson to it.
+      state: tsUpdateState(p.setup.prices, p.setup.distribution === "bernoulli" ? "bernoulli" : "poisson"),
     }));
     let seen = 0;
     return {

@@ -9,7 +9,7 @@ import {
   productState,
   type SalesRow,
   SHUTOFF,
-  samplePoisson,
+  sampleDemand,
   trueRate,
   weekdayOf,
 } from "@pricing/engine";
@@ -52,7 +52,7 @@ const PRICE_TOLERANCE = 0.005;
 
 /**
  * Plays the season of `market` day by day: the pricer prices, the true demand draws each product's sales from
- * `seed` (Poisson or Bernoulli at the grid price served, capped by the stock), the stock falls, the day's rows join
+ * `seed` (Poisson, negative binomial or Bernoulli at the grid price served, one uniform a draw, capped by the stock), the stock falls, the day's rows join
  * the history. `history` replaces the market's own (e.g. [] to start from nothing).
  */
 export function playSeason(
@@ -97,12 +97,7 @@ export function playSeason(
           : nearestAllowedIndex(truth, lane.prevIndex, s.price ?? product.referencePrice);
       const price = index === SHUTOFF ? null : (truth.prices[index] ?? Number.NaN);
       const rate = price === null ? 0 : trueRate(product.truth, weekdayOf(today), day, price);
-      const demand =
-        scenario.distribution === "bernoulli"
-          ? rng() < Math.min(1, rate)
-            ? 1
-            : 0
-          : samplePoisson(rng, rate);
+      const demand = sampleDemand(rng, product.setup, rate);
       const units = Math.min(demand, lane.stock);
       if (s.p10 !== undefined && s.p90 !== undefined) {
         calibrated++;

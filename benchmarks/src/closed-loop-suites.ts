@@ -43,6 +43,17 @@ export function narrowSuite(quick: boolean): LoopScenario[] {
     .map((scenario) => ({ scenario, fromHistory: true }));
 }
 
+/**
+ * Five markets shaped from real Complete Journey products (`pnpm scenarios:complete-journey`): their fitted
+ * elasticity inside the band their history saw and another shape outside it, NB2 noise, their weekday profile,
+ * their real price path through the history and their real level from January to December.
+ */
+export const COMPLETE_JOURNEY_FILE = new URL("./scenarios/complete-journey.json", import.meta.url).pathname;
+
+export function realSuite(): LoopScenario[] {
+  return loadScenarioFile(COMPLETE_JOURNEY_FILE).map((scenario) => ({ scenario, fromHistory: true }));
+}
+
 export function misspecifiedSuite(): LoopScenario[] {
   return loadScenarioFile(MISSPECIFIED_FILE).map((scenario) => ({ scenario, fromHistory: true }));
 }

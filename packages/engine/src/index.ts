@@ -15,6 +15,30 @@ export {
 } from "./artifact/policy-manifest.js";
 export type { TfBackendInfo, TfBackendName } from "./backend/tf-backend.js";
 export { initTfBackend, tensorCount } from "./backend/tf-backend.js";
+export type { BacktestInput } from "./backtest/backtest.js";
+export { backtest } from "./backtest/backtest.js";
+export type {
+  BacktestInWorkerOptions,
+  BacktestProgress,
+  BacktestRequest,
+} from "./backtest/backtest-in-worker.js";
+export { backtestInWorker } from "./backtest/backtest-in-worker.js";
+export type {
+  BacktestErrorCode,
+  BacktestFigures,
+  BacktestProduct,
+  BacktestReport,
+  BacktestRow,
+  Refit,
+} from "./backtest/backtest-report.js";
+export {
+  BacktestError,
+  BacktestFiguresSchema,
+  BacktestProductSchema,
+  BacktestReportSchema,
+  BacktestRowSchema,
+  RefitSchema,
+} from "./backtest/backtest-report.js";
 export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";
 export type { CatalogPrices } from "./base/price-grid.js";
 export { CATALOG_GRID_STEP, catalogGrid, expandGrid, roundCents } from "./base/price-grid.js";
@@ -29,8 +53,6 @@ export type {
 } from "./demand/fit-demand.js";
 export { fitDemand, fittedRate } from "./demand/fit-demand.js";
 export { problemFromFit } from "./demand/problem-from-fit.js";
-export type { DemandDistribution, DemandPmf } from "./demand/sales-distribution.js";
-export { demandPmf, expectedCapped, expectedDemand } from "./demand/sales-distribution.js";
 export type {
   CurvePoint,
   DemandCurve,
@@ -50,7 +72,7 @@ export { builtinScenarios } from "./market/builtin-scenarios.js";
 export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
 export { generateMarket } from "./market/generate-market.js";
 export { problemFromTruth } from "./market/problem-from-truth.js";
-export { samplePoisson } from "./market/sampling.js";
+export { sampleDemand, samplePoisson } from "./market/sampling.js";
 export type {
   CompanySpec,
   DemandSpec,
@@ -166,6 +188,17 @@ export type { PricingProblem, ProductPolicy } from "./problem/pricing-problem.js
 export { SHUTOFF } from "./problem/pricing-problem.js";
 export type { ProblemSetup } from "./problem/problem-setup.js";
 export { buildProblem, CHANGE_TOLERANCE } from "./problem/problem-setup.js";
+export type { DemandDistribution, DemandFamily, DemandPmf } from "./problem/sales-distribution.js";
+export {
+  BERNOULLI,
+  demandPmf,
+  demandVariance,
+  expectedCapped,
+  expectedDemand,
+  negativeBinomial,
+  overdispersionOf,
+  POISSON,
+} from "./problem/sales-distribution.js";
 export { rulePolicy } from "./rule/rule-policy.js";
 export type { Guardrails, RuleParams, RuleState } from "./rule/rule-price.js";
 export { ruleParamsFromHistory, rulePrice } from "./rule/rule-price.js";

@@ -14,6 +14,7 @@ import { openPolicyStore } from "./db/open-policy-store.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
+import { type BacktestsRepository, createBacktestsRepository } from "./repositories/backtests.js";
 import {
   type BatchOutcomesRepository,
   createBatchOutcomesRepository,
@@ -42,6 +43,7 @@ export interface Repositories {
   idempotencyKeys: IdempotencyKeysRepository;
   operations: OperationsRepository;
   webhooks: WebhooksRepository;
+  backtests: BacktestsRepository;
 }
 
 export interface Policies {
@@ -243,6 +245,7 @@ export async function createServerContext(
         idempotencyKeys: createIdempotencyKeysRepository(db),
         operations: createOperationsRepository(db, clock),
         webhooks: webhooksRepository,
+        backtests: createBacktestsRepository(db),
       },
       policies,
       planning,

@@ -36,6 +36,7 @@ export { createDatabase, type DatabaseOptions, type Db, pingDatabase, sqlitePath
 export { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 export type * from "./db/schema.js";
 export { createTestSchema, postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "./db/test-postgres.js";
+export { COMPLETE_JOURNEY_DIR, COMPLETE_JOURNEY_FILES } from "./demo/complete-journey.js";
 export { DEMO_COMPANIES, type DemoResult, demoCurlLines, seedDemo } from "./demo/demo-seed.js";
 export { demoScenario, marketCsv, type SeededCompany, seedCompanyFromMarket } from "./demo/market-seed.js";
 export {
@@ -58,6 +59,11 @@ export {
 } from "./jobs/nightly-batch.js";
 export { type JobsRole, startJobs } from "./jobs/start-jobs.js";
 export { type TrainCompanyPayload, trainCompany } from "./jobs/train-company.js";
+export {
+  type BacktestsRepository,
+  createBacktestsRepository,
+  type SavedBacktest,
+} from "./repositories/backtests.js";
 export {
   type BatchOutcomesRepository,
   createBatchOutcomesRepository,
@@ -95,6 +101,12 @@ export { createPricingService } from "./services/pricing-service.js";
 export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
 export { rollbackModel } from "./services/rollback-model.js";
+export {
+  type BacktestOptions,
+  type BacktestRequest,
+  type BacktestResult,
+  runBacktest,
+} from "./services/run-backtest.js";
 export { type TrainModelOptions, trainModel, trainModelAsync } from "./services/train-model.js";
 export {
   type StopWebhookDispatcher,

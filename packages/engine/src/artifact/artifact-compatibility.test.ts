@@ -36,11 +36,11 @@ describe("artifacts across engine versions", () => {
 
   it("refuses a format outside the supported range as incompatible, not invalid", async () => {
     const error = await loadPolicyArtifact({
-      manifest: json("format-2/manifest.json"),
+      manifest: json("format-3/manifest.json"),
       weights: oldWeights(),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PolicyArtifactError);
     expect((error as PolicyArtifactError).code).toBe("artifact_incompatible");
-    expect((error as Error).message).toMatch(/format 2; engine .* reads formats 1 to 1/);
+    expect((error as Error).message).toMatch(/format 3; engine .* reads formats 1 to 2/);
   });
 });

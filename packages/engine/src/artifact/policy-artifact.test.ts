@@ -21,6 +21,7 @@ const setup = (productId: string, stock: number | null) => ({
   maxDailyChange: null,
   initialPrice: null,
   distribution: "poisson" as const,
+  overdispersion: 0,
 });
 
 let policy: RlPolicy;

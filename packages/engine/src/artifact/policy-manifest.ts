@@ -2,8 +2,11 @@ import { z } from "zod";
 import { ProductSetupSchema, RuleParamsSchema, TrainingConfigSchema } from "../policy/training-input.js";
 
 export const ARTIFACT_FORMAT = "pricing-rl-policy";
-/** The manifest format this engine writes. */
-export const ARTIFACT_FORMAT_VERSION = 1;
+/**
+ * The manifest format this engine writes. 2: each product's setup carries `overdispersion` and may say
+ * `distribution: "negative_binomial"` (format 1 has neither; it reads as over-dispersion 0).
+ */
+export const ARTIFACT_FORMAT_VERSION = 2;
 /**
  * The manifest formats this engine reads, inclusive. The engine version an artifact names is informational: an
  * upgrade keeps serving every artifact whose format is in this range and whose features match; one outside it is

@@ -49,6 +49,7 @@ describe("catalogGrid", () => {
             maxDailyChange: limit,
             initialPrice: limit === null ? null : basePrice,
             distribution: "poisson" as const,
+            overdispersion: 0,
           };
           // buildProblem validates guardrails, ascending grid and step vs max daily change.
           expect(() => buildProblem(setup, () => 1)).not.toThrow();

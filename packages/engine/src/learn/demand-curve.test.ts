@@ -47,7 +47,7 @@ function input(products: CatalogProduct[], rows: SalesRow[]) {
       { horizonDays: 30 },
     ),
   );
-  return { today: TODAY, products: states, history: sorted, exploration: "cautious" as const };
+  return { today: TODAY, products: states, history: sorted, exploration: "cautious" as const, seed: "test" };
 }
 
 describe("demand curves", () => {

@@ -1,11 +1,12 @@
 import { weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { fitDemand, fittedRate } from "../demand/fit-demand.js";
-import { demandPmf, expectedCapped } from "../demand/sales-distribution.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { ProductState } from "../plan/product-state.js";
+import { demandPmf, expectedCapped, POISSON } from "../problem/sales-distribution.js";
 import type { Exploration } from "./exploration-range.js";
 import { explorationAdvisor } from "./learning-plan.js";
+import { onlineLearner } from "./online-learner.js";
 
 export interface DemandCurveInput {
   /** The day the curves are for (the company's today): its weekday sets the volume. */
@@ -15,6 +16,13 @@ export interface DemandCurveInput {
   /** Sales before `today`, every product's rows, sorted by date (what the plan fits from). */
   readonly history: readonly SalesRow[];
   readonly exploration: Exploration;
+  /** The seed of the plan's learner (the server's is the company id): the bands are drawn from its streams. */
+  readonly seed: string;
+  /**
+   * Whether the plan's online learner prices (`LearningPlanInput.online`; false: the kill switch). Default true.
+   * False: the curves show the band the plan serves for the rule's prices.
+   */
+  readonly online?: boolean;
   /** The products to draw (default every one); the fit still uses them all. */
   readonly productIds?: readonly string[];
 }
@@ -69,10 +77,12 @@ function observedPoints(rows: readonly SalesRow[]): ObservedPoint[] {
 }
 
 /**
- * Each product's demand curve on `today`: expected units and margin at every price of its grid, with the p10-p90
- * band a plan serves for a price it did not learn at (`explorationAdvisor`'s: the fit's parameter uncertainty mixed
- * with the sales noise), over the history's observed points and price range. The demand model is fitted once from
- * the whole company's history, as `planWithLearning` fits it, so the curve is the model the plan priced with.
+ * Each product's demand curve on `today`: expected units and margin at every price of its grid with their p10-p90
+ * band as the plan's online learner believes them (`OnlineLearner.unitsAt`: its posterior and draws, so at the
+ * price the plan chose for today the curve passes through the run's own expected units and band), over the
+ * history's observed points and price range. Where the learner does not price (the kill switch, a product it
+ * cannot hold), the band the plan serves then (`explorationAdvisor`'s: the fit's parameter uncertainty mixed with
+ * the sales noise). The learner is built as `planWithLearning` builds it, from the whole company's history.
  * Fitting costs some 150 ms for 100 products x a year (more in a cold thread): see `demandCurvesInWorker`.
  */
 export function demandCurves(input: DemandCurveInput): DemandCurve[] {
@@ -80,7 +90,16 @@ export function demandCurves(input: DemandCurveInput): DemandCurve[] {
     productId: p.product.product_id,
     referencePrice: p.product.base_price,
   }));
-  const fit = input.history.length > 0 ? fitDemand(input.history, hints) : null;
+  const learner =
+    input.online !== false && input.history.length > 0
+      ? onlineLearner({
+          history: input.history,
+          products: hints,
+          exploration: input.exploration,
+          seed: input.seed,
+        })
+      : null;
+  const fit = learner?.fit ?? (input.history.length > 0 ? fitDemand(input.history, hints) : null);
   const advisor = explorationAdvisor(input.history, input.exploration, () => fit);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
@@ -103,11 +122,16 @@ export function demandCurves(input: DemandCurveInput): DemandCurve[] {
         fitted === undefined
           ? []
           : grid.map((price): CurvePoint => {
-              const expectedUnits = expectedCapped(
-                demandPmf("poisson", fittedRate(fitted, weekday, price)),
-                stock,
-              );
-              const band = advisor.band(state, input.today, price, stock);
+              const learned = learner?.unitsAt(state, input.today, 0, stock, { price, promoted: 0 }) ?? null;
+              const expectedUnits =
+                learned?.expectedUnits ??
+                expectedCapped(demandPmf(POISSON, fittedRate(fitted, weekday, price)), stock);
+              const fallback = learned === null ? advisor.band(state, input.today, price, stock) : null;
+              // Widened to hold the expectation, as the plan's rows are.
+              const band = {
+                p10: Math.min(learned?.unitsP10 ?? fallback?.p10 ?? 0, expectedUnits),
+                p90: Math.max(learned?.unitsP90 ?? fallback?.p90 ?? 0, expectedUnits),
+              };
               const margin = (units: number) => roundCents((price - unitCost) * units);
               const [lo, hi] = [margin(band.p10), margin(band.p90)].sort((a, b) => a - b);
               return {

@@ -1,11 +1,11 @@
 import { weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { type FittedDemand, fitDemand, fittedRate } from "../demand/fit-demand.js";
-import { demandPmf } from "../demand/sales-distribution.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { ActivePolicy, PlanAdvisor, PlannedPrice } from "../plan/company-plan.js";
 import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
+import { demandPmf, POISSON } from "../problem/sales-distribution.js";
 import { type Exploration, explorationRange, type PriceDays } from "./exploration-range.js";
 import { onlineLearner, unitsInterval } from "./online-learner.js";
 import { parameterSd } from "./posterior-draws.js";
@@ -175,7 +175,7 @@ function salesMass(mean: number, logSd: number): number[] {
   if (!(mean > 0)) return [1];
   const relVar = Math.expm1(logSd * logSd);
   if (!(relVar > 1e-9)) {
-    const pmf = demandPmf("poisson", mean);
+    const pmf = demandPmf(POISSON, mean);
     const mass: number[] = [];
     pmf.probs.forEach((p, j) => {
       mass[pmf.first + j] = p;

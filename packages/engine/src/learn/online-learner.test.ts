@@ -6,6 +6,7 @@ import type { SalesRow } from "../market/generate-market.js";
 import { samplePoisson } from "../market/sampling.js";
 import { type ActivePolicy, planPrices } from "../plan/company-plan.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
+import { POISSON } from "../problem/sales-distribution.js";
 import { onlineLearner, priorStrengths, unitsInterval } from "./online-learner.js";
 
 const TODAY = "2026-03-02";
@@ -203,7 +204,7 @@ describe("priorStrengths", () => {
       fitted,
       prices,
       prices.map((p) => asModel(p, 30)),
-      "poisson",
+      POISSON,
     );
     expect(new Set(days).size).toBe(1);
   });
@@ -212,7 +213,7 @@ describe("priorStrengths", () => {
     if (fitted === undefined) throw new Error("no fit");
     // Two days at 23 sold 3 units where the model expects 17: a ceiling the fitted family cannot describe.
     const seen = [asModel(20, 30), asModel(21, 30), asModel(22, 30), { exposure: 2, units: 3 }];
-    const days = priorStrengths(fitted, prices, seen, "poisson");
+    const days = priorStrengths(fitted, prices, seen, POISSON);
     const others = days.slice(0, 3);
     expect(days[3]).toBeLessThan(Math.min(...others) / 2);
     expect(Math.max(...others) - Math.min(...others)).toBeLessThan(1e-9);

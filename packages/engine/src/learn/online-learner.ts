@@ -2,11 +2,16 @@ import seedrandom from "seedrandom";
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
-import { type DemandDistribution, demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
+import {
+  type DemandDistribution,
+  demandPmf,
+  expectedDemand,
+  POISSON,
+} from "../problem/sales-distribution.js";
 import {
   drawEdgeElasticity,
   type EdgeLines,
@@ -31,9 +36,51 @@ export interface OnlineLearnerInput {
   readonly modelId?: string;
 }
 
+/** What a day's units are predicted under: the price charged and the day's known promotion (`promoted`, in [0, 1]). */
+export interface DayConditions {
+  readonly price: number;
+  readonly promoted: number;
+}
+
+/** Expected units on a day and their 10th / 90th percentiles (parameter and sales noise), as a plan serves them. */
+export interface LearnedUnits {
+  readonly expectedUnits: number;
+  readonly unitsP10: number;
+  readonly unitsP90: number;
+}
+
 export interface OnlineLearner extends OnlinePricer {
   /** The demand fit the learner's posterior is centred on; a product it does not hold is priced by the rule. */
   readonly fit: FittedDemand;
+  /**
+   * The units of `state`'s product on `date` (`day` days from the plan's today) with `stock` left (Infinity when
+   * unlimited) at a price the learner did not choose: the posterior and the draws behind the band a plan serves
+   * (`priceOn`'s), at `at.price`. Null where `priceOn` is (the plan's advisor gives those rows their band).
+   * The backtest scores it against real sales.
+   */
+  unitsAt(
+    state: ProductState,
+    date: string,
+    day: number,
+    stock: number,
+    at: DayConditions,
+  ): LearnedUnits | null;
+}
+
+/** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
+interface ProductBelief {
+  readonly fitted: FittedProduct;
+  /** The grid prices of the exploration range, ascending, with their own sales and edge lines. */
+  readonly prices: readonly number[];
+  readonly byPrice: readonly PriceSales[];
+  readonly edges: EdgeLines;
+  readonly priorDays: readonly number[];
+  /** Gamma posterior of each price's rate at weekday volume 1. */
+  readonly posterior: readonly { shape: number; rate: number }[];
+  /** Weekday volume of each day left in the season, from `date`. */
+  readonly volumes: readonly number[];
+  readonly daysLeft: number;
+  readonly priceDays: ReadonlyMap<number, number>;
 }
 
 /** Largest weight, in days of sales, of the fitted model as the prior of each price's own rate. */
@@ -63,7 +110,7 @@ const QUANTILE_DRAWS = 48;
  */
 export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
-  const distribution = input.distribution ?? "poisson";
+  const distribution = input.distribution ?? POISSON;
   const fit = fitDemand(input.history, input.products);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
@@ -72,42 +119,90 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     rows.set(r.product_id, list);
   }
 
+  /**
+   * Everything the learner believes of one product on `date` (`day` days from the plan's today): the fit, the
+   * prices of the exploration range with their own sales, the edge lines and each price's rate posterior (Gamma, at
+   * weekday volume 1). Null for a product the fit does not hold or without a price inside its guardrails.
+   */
+  const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
+    const id = state.product.product_id;
+    const fitted = fit.products.get(id);
+    if (fitted === undefined) return null;
+    const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
+      (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
+    );
+    if (grid.length === 0) return null;
+    const history = rows.get(id) ?? [];
+    const priceDays = new Map<number, number>();
+    for (const r of history)
+      priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
+    const gridSales = salesByGridPrice(fitted, grid, history);
+    const confirmed = (price: number) => {
+      const own = salesAt(fitted, history, price);
+      const i = grid.findIndex((p) => Math.abs(p - price) < 1e-9);
+      const judged = i < 0 ? own : monotoneSales(gridSales, i, own);
+      return surprise(fitted, price, judged, distribution) <= OWN_Z * OWN_Z;
+    };
+    const range = explorationRange(grid, exploration, priceDays, state.product.base_price, confirmed);
+    const prices = grid.slice(range.lo, range.hi + 1);
+    const judgedSales = gridSales.map((own, i) => monotoneSales(gridSales, i, own));
+    const byPrice = judgedSales.slice(range.lo, range.hi + 1);
+    const edges = edgeLines(grid, judgedSales, {
+      elasticity: fitted.elasticity,
+      stdError: fitted.stdErrors.elasticity,
+    });
+    // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
+    const daysLeft = daysBetween(date, seasonLastDay(state, addDays(date, -day))) + 1;
+    const volumes = Array.from(
+      { length: Math.max(1, daysLeft) },
+      (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
+    );
+    const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
+    const posterior = prices.map((p, i) =>
+      ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
+    );
+    return { fitted, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft, priceDays };
+  };
+
+  /**
+   * The day's units at `price` and their band: the posterior of the nearest price the learner prices, moved along
+   * the fitted elasticity to `price` (as `salesByGridPrice` moves each day's sales to its grid price), mixed with
+   * the sales noise. Its draws have their own stream per product and date, so the band depends on the price alone,
+   * not on the draws that chose it: what a plan serves at a price is what the backtest scores at it.
+   */
+  const unitsOf = (
+    belief: ProductBelief,
+    state: ProductState,
+    date: string,
+    stock: number,
+    price: number,
+  ): LearnedUnits => {
+    const k = nearestIndex(belief.prices, price);
+    const g = belief.posterior[k];
+    const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
+    const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
+    const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
+    return unitsQuantiles(rng, moved, belief.volumes[0] ?? 1, stock, distribution);
+  };
+
   return {
     fit,
     modelId: input.modelId ?? "online-learner",
+    unitsAt(
+      state: ProductState,
+      date: string,
+      day: number,
+      stock: number,
+      at: DayConditions,
+    ): LearnedUnits | null {
+      const belief = beliefOf(state, date, day);
+      return belief === null ? null : unitsOf(belief, state, date, stock, at.price);
+    },
     priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null {
+      const belief = beliefOf(state, date, day);
+      if (belief === null) return null;
+      const { fitted, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft, priceDays } = belief;
       const id = state.product.product_id;
-      const fitted = fit.products.get(id);
-      if (fitted === undefined) return null;
-      const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
-        (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
-      );
-      if (grid.length === 0) return null;
-      const history = rows.get(id) ?? [];
-      const priceDays = new Map<number, number>();
-      for (const r of history)
-        priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
-      const gridSales = salesByGridPrice(fitted, grid, history);
-      const confirmed = (price: number) => {
-        const own = salesAt(fitted, history, price);
-        const i = grid.findIndex((p) => Math.abs(p - price) < 1e-9);
-        const judged = i < 0 ? own : monotoneSales(gridSales, i, own);
-        return surprise(fitted, price, judged, distribution) <= OWN_Z * OWN_Z;
-      };
-      const range = explorationRange(grid, exploration, priceDays, state.product.base_price, confirmed);
-      const prices = grid.slice(range.lo, range.hi + 1);
-      const judgedSales = gridSales.map((own, i) => monotoneSales(gridSales, i, own));
-      const byPrice = judgedSales.slice(range.lo, range.hi + 1);
-      const edges = edgeLines(grid, judgedSales, {
-        elasticity: fitted.elasticity,
-        stdError: fitted.stdErrors.elasticity,
-      });
-      // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
-      const daysLeft = daysBetween(date, seasonLastDay(state, addDays(date, -day))) + 1;
-      const volumes = Array.from(
-        { length: Math.max(1, daysLeft) },
-        (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
-      );
       const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
       const cap = (rate: number) => expectedDemand(distribution, rate);
@@ -117,10 +212,6 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
       };
-      const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
-      const posterior = prices.map((p, i) =>
-        ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
-      );
       const meanRates = posterior.map((g) => g.shape / g.rate);
       const meanPlan = plan(meanRates);
       const mean = pick(meanPlan, false);
@@ -142,8 +233,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
             ? drawn
             : mean;
       const price = prices[sampled] ?? state.product.base_price;
-      const volume = volumes[0] ?? 1;
-      const units = unitsQuantiles(rng, posterior[sampled], volume, stock, distribution);
+      const units = unitsOf(belief, state, date, stock, price);
       const observed = [...priceDays.keys()];
       const outside =
         observed.length > 0 && (price < Math.min(...observed) - 1e-9 || price > Math.max(...observed) + 1e-9);
@@ -298,7 +388,7 @@ function surprise(
   const rate = modelRate(fitted, price);
   const expected = rate * seen.exposure;
   if (!(expected > 0)) return 0;
-  const variance = expected * (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1);
+  const variance = expected * (distribution.distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1);
   return variance > 0 ? (seen.units - expected) ** 2 / variance : 0;
 }
 
@@ -321,7 +411,7 @@ function excessSpread(
   const rate = modelRate(fitted, price);
   const expected = rate * seen.exposure;
   if (!(expected > 0)) return undefined;
-  const noise = (distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1) / expected;
+  const noise = (distribution.distribution === "bernoulli" ? 1 - Math.min(rate, 1) : 1) / expected;
   return Math.max(0, (seen.units / expected - 1) ** 2 - noise);
 }
 
@@ -397,7 +487,7 @@ function unitsQuantiles(
   volume: number,
   stock: number,
   distribution: DemandDistribution,
-): { expectedUnits: number; unitsP10: number; unitsP90: number } {
+): LearnedUnits {
   if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
   const mass: number[] = [];
   for (let k = 0; k < QUANTILE_DRAWS; k++) {

@@ -3,7 +3,14 @@ import { addDays, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { catalogGrid, expandGrid, roundCents } from "../base/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
-import { samplePoisson, type Uniform, uniformBetween } from "./sampling.js";
+import {
+  BERNOULLI,
+  type DemandDistribution,
+  expectedDemand,
+  negativeBinomial,
+  POISSON,
+} from "../problem/sales-distribution.js";
+import { sampleDemand, type Uniform, uniformBetween } from "./sampling.js";
 import { type ProductSpec, type Scenario, type ScenarioInput, ScenarioSchema } from "./scenario-schema.js";
 import { type TrueDemand, trueDemandFromSpec, trueRate } from "./true-demand.js";
 
@@ -17,6 +24,7 @@ export interface SalesRow {
   price: number;
   units_sold: number;
   stock_on_hand: number | null;
+  /** Share of the day the product was promoted (0/1, or e.g. the share of stores with a display); absent: 0. */
   promoted?: number;
 }
 
@@ -69,13 +77,12 @@ function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
   const maxPrice = spec.max_price ?? at(prices, prices.length - 1);
   const inside = prices.filter((p) => p >= minPrice - 1e-9 && p <= maxPrice + 1e-9);
   const truth = trueDemandFromSpec(spec.demand, ref, prices);
+  const law = lawOf(scenario, spec);
   let stock: number | null = spec.stock ?? null;
   if (spec.stock_ratio !== undefined) {
     let expected = 0;
-    for (let t = 0; t < scenario.horizon; t++) {
-      const r = trueRate(truth, weekdayOf(addDays(scenario.start_date, t)), t, ref);
-      expected += scenario.distribution === "bernoulli" ? Math.min(1, r) : r;
-    }
+    for (let t = 0; t < scenario.horizon; t++)
+      expected += expectedDemand(law, trueRate(truth, weekdayOf(addDays(scenario.start_date, t)), t, ref));
     stock = Math.round(spec.stock_ratio * expected);
   }
   const setup: ProblemSetup = {
@@ -90,9 +97,35 @@ function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
     stock,
     maxDailyChange: scenario.max_daily_change,
     initialPrice: scenario.max_daily_change === null ? null : (spec.initial_price ?? ref),
-    distribution: scenario.distribution,
+    ...law,
   };
   return { productId: spec.product_id, referencePrice: ref, unitCost: spec.unit_cost, truth, setup, spec };
+}
+
+/** A product's demand law: the scenario's family, with the product's over-dispersion for a negative binomial. */
+function lawOf(scenario: Scenario, spec: ProductSpec): DemandDistribution {
+  const alpha = spec.demand.overdispersion;
+  if (scenario.distribution === "negative_binomial") return negativeBinomial(alpha);
+  if (alpha > 0) {
+    throw new Error(
+      `product ${spec.product_id}: demand.overdispersion needs distribution "negative_binomial" (got "${scenario.distribution}")`,
+    );
+  }
+  return scenario.distribution === "bernoulli" ? BERNOULLI : POISSON;
+}
+
+/** A history path (one value per history day) must cover every history day exactly. */
+function checkPath(
+  spec: ProductSpec,
+  field: string,
+  path: readonly number[] | undefined,
+  days: number,
+): void {
+  if (path !== undefined && path.length !== days) {
+    throw new Error(
+      `product ${spec.product_id}: ${field} has ${path.length} values, one per history day (${days}) expected`,
+    );
+  }
 }
 
 function companyProducts(scenario: Scenario): ProductSpec[] {
@@ -105,6 +138,8 @@ function companyProducts(scenario: Scenario): ProductSpec[] {
     const ref = roundCents(uniformBetween(rng, ...c.reference_price));
     const g = c.grid_relative;
     const stockRatio = c.stock_ratio ? uniformBetween(rng, ...c.stock_ratio) : undefined;
+    // Drawn only when asked for, so a Poisson company draws exactly what it always drew.
+    const alpha = c.overdispersion[1] > 0 ? uniformBetween(rng, ...c.overdispersion) : 0;
     out.push({
       product_id: `${c.id_prefix}${String(i + 1).padStart(width, "0")}`,
       reference_price: ref,
@@ -118,30 +153,50 @@ function companyProducts(scenario: Scenario): ProductSpec[] {
         base_rate: uniformBetween(rng, ...c.base_rate),
         elasticity: uniformBetween(rng, ...c.elasticity),
         weekday: c.weekday.map((w) => w * (1 + uniformBetween(rng, -c.weekday_jitter, c.weekday_jitter))),
+        overdispersion: alpha,
+        promotion_lift: 1,
       },
     });
   }
   return out;
 }
 
+/**
+ * The product's history rows: the price path or drawn price levels, the level path, promoted days (their own seeded
+ * stream, so a market without promotions draws exactly what it always drew) and each day's demand.
+ */
 function simulateHistory(scenario: Scenario, product: MarketProduct): SalesRow[] {
   const h = scenario.history;
-  const rng: Uniform = seedrandom(`${h.seed ?? scenario.seed}:history:${product.productId}`);
+  const { spec } = product;
+  checkPath(spec, "history.price_path", h.price_path, h.days);
+  checkPath(spec, "demand.history_multipliers", spec.demand.history_multipliers, h.days);
+  const seed = h.seed ?? scenario.seed;
+  const rng: Uniform = seedrandom(`${seed}:history:${product.productId}`);
+  const promotions: Uniform | null =
+    h.promoted_share > 0 ? seedrandom(`${seed}:promotions:${product.productId}`) : null;
   const ref = product.referencePrice;
   const rows: SalesRow[] = [];
   let price = ref;
   for (let d = 0; d < h.days; d++) {
-    if (d % h.change_every_days === 0) {
+    if (h.price_path !== undefined) price = roundCents(ref * at(h.price_path, d));
+    else if (d % h.change_every_days === 0) {
       const level = h.price_levels
         ? at(h.price_levels, Math.floor(rng() * h.price_levels.length))
         : 1 + uniformBetween(rng, -h.price_variation, h.price_variation);
       price = roundCents(ref * level);
     }
     const date = addDays(scenario.start_date, d - h.days);
-    const rate = trueRate(product.truth, weekdayOf(date), d - h.days, price);
-    const units =
-      scenario.distribution === "bernoulli" ? (rng() < Math.min(1, rate) ? 1 : 0) : samplePoisson(rng, rate);
-    rows.push({ date, product_id: product.productId, price, units_sold: units, stock_on_hand: null });
+    const promoted = promotions === null ? 0 : promotions() < h.promoted_share ? 1 : 0;
+    const rate = trueRate(product.truth, weekdayOf(date), d - h.days, price, promoted);
+    const units = sampleDemand(rng, product.setup, rate);
+    rows.push({
+      date,
+      product_id: product.productId,
+      price,
+      units_sold: units,
+      stock_on_hand: null,
+      ...(promotions === null ? {} : { promoted }),
+    });
   }
   return rows;
 }

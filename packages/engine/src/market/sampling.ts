@@ -1,3 +1,5 @@
+import { type DemandDistribution, demandPmf } from "../problem/sales-distribution.js";
+
 /** A seeded uniform generator on [0, 1), e.g. `seedrandom(seed)`. */
 export type Uniform = () => number;
 
@@ -20,6 +22,25 @@ export function samplePoisson(rng: Uniform, rate: number): number {
     cdf += p;
   }
   return k;
+}
+
+/**
+ * One day's demand at `rate` under `law` from one uniform (inversion), so two policies on the same seed share their
+ * luck (common random numbers): Bernoulli and Poisson exactly as the markets always drew them, a negative binomial
+ * by inverting its distribution.
+ */
+export function sampleDemand(rng: Uniform, law: DemandDistribution, rate: number): number {
+  if (law.distribution === "bernoulli") return rng() < Math.min(1, rate) ? 1 : 0;
+  if (law.distribution === "poisson" || !(law.overdispersion > 0)) return samplePoisson(rng, rate);
+  if (!(rate > 0)) return 0;
+  const { first, probs } = demandPmf(law, rate);
+  const u = rng();
+  let cdf = 0;
+  for (let k = 0; k < probs.length; k++) {
+    cdf += probs[k] ?? 0;
+    if (u <= cdf) return first + k;
+  }
+  return first + probs.length - 1;
 }
 
 export function uniformBetween(rng: Uniform, lo: number, hi: number): number {

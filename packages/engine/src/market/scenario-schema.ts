@@ -18,16 +18,24 @@ export type PriceGrid = z.infer<typeof PriceGridSchema>;
  * - constant_elasticity: `base_rate * w * (p / p_ref) ^ -e`
  * - linear: `base_rate * w * max(0, 1 - e * (p / p_ref - 1))`
  * - table: `w * table[i]` at grid price i (linear in between)
- * where `w` = weekday volume (Monday first) times the optional per-horizon-day multiplier, and `e` is one
- * elasticity or one per weekday.
+ * where `w` = weekday volume (Monday first) times the optional per-day multiplier (`history_multipliers` on history
+ * days, `day_multipliers` on the horizon: a level path across both) times `promotion_lift` ^ the day's promoted
+ * share, and `e` is one elasticity or one per weekday. Under `distribution: "negative_binomial"` a day's demand has
+ * variance rate + `overdispersion` x rate^2.
  */
 export const DemandSpecSchema = z.strictObject({
   family: z.enum(["exponential", "constant_elasticity", "linear", "table"]),
   base_rate: z.number().nonnegative().default(1),
   elasticity: z.union([z.number().nonnegative(), z.array(z.number().nonnegative()).length(7)]).default(2),
   weekday: weekVector.default([1, 1, 1, 1, 1, 1, 1]),
-  /** One volume multiplier per horizon day (season, promotions); history days use 1. */
+  /** One volume multiplier per horizon day (season, promotions); history days use `history_multipliers`. */
   day_multipliers: z.array(z.number().nonnegative()).optional(),
+  /** One volume multiplier per history day, oldest first (history.days of them); default 1. */
+  history_multipliers: z.array(z.number().nonnegative()).optional(),
+  /** NB2 alpha >= 0 of a "negative_binomial" market (variance rate + alpha rate^2); 0 is Poisson. */
+  overdispersion: z.number().nonnegative().default(0),
+  /** Multiplier a promotion applies to the day's rate (a share s of the day promoted: lift ^ s). */
+  promotion_lift: z.number().positive().default(1),
   /** Rate per grid price for family "table" (same length as the grid). */
   table: z.array(z.number().nonnegative()).optional(),
 });
@@ -68,6 +76,8 @@ export const CompanySpecSchema = z.strictObject({
   /** Weekday volume profile shared by the company, each product jittered by up to this fraction. */
   weekday: weekVector.default([0.9, 0.9, 0.95, 1, 1.1, 1.25, 0.9]),
   weekday_jitter: z.number().min(0).max(0.5).default(0.1),
+  /** NB2 alpha range of a "negative_binomial" market ([0, 0]: Poisson, nothing drawn). */
+  overdispersion: range.default([0, 0]),
   /** Price grid relative to each product's reference price; default the catalogue grid (`catalogGrid`). */
   grid_relative: z.strictObject({ min: positive, max: positive, step: positive }).optional(),
 });
@@ -80,6 +90,13 @@ export const HistorySpecSchema = z.strictObject({
   price_variation: z.number().min(0).max(0.9).default(0.1),
   /** Optional explicit price levels as multiples of the reference price, drawn uniformly. */
   price_levels: z.array(positive).min(1).optional(),
+  /**
+   * One price per history day as a multiple of the reference price, oldest first (`days` of them): a real price
+   * path; overrides the drawn levels.
+   */
+  price_path: z.array(positive).optional(),
+  /** Share of history days promoted (each day drawn on its own, `promoted` 1 in its row); 0: none. */
+  promoted_share: z.number().min(0).max(1).default(0),
   /** The price changes every this many days. */
   change_every_days: z.number().int().min(1).default(7),
   /** Seed of the history draws; default the scenario seed. */
@@ -96,7 +113,8 @@ export const ScenarioSchema = z
     /** First selling day of the horizon (day 0). */
     start_date: isoDate,
     horizon: z.number().int().min(1).max(3650),
-    distribution: z.enum(["poisson", "bernoulli"]).default("poisson"),
+    /** "negative_binomial" takes each product's `demand.overdispersion`. */
+    distribution: z.enum(["poisson", "negative_binomial", "bernoulli"]).default("poisson"),
     /** Allow a no-sale action. */
     shutoff: z.boolean().default(false),
     /** Largest allowed |p_t / p_{t-1} - 1| on the horizon; null = none. */
@@ -107,6 +125,7 @@ export const ScenarioSchema = z
       days: 365,
       price_variation: 0.1,
       change_every_days: 7,
+      promoted_share: 0,
     }),
   })
   .refine((s) => (s.products?.length ?? 0) > 0 || s.company !== undefined, {

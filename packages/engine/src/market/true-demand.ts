@@ -13,6 +13,10 @@ export interface TrueDemand {
   readonly elasticity: readonly number[];
   /** Volume multiplier per horizon day (index 0 = start date); days outside use 1. */
   readonly dayMultipliers: readonly number[] | null;
+  /** Volume multiplier per history day, oldest first, the last the day before the start date; days outside use 1. */
+  readonly historyMultipliers: readonly number[] | null;
+  /** Multiplier on the rate of a promoted day (lift ^ share for a share of the day promoted). */
+  readonly promotionLift: number;
   /** For family "table": the grid prices and the rate at each. */
   readonly tablePrices: readonly number[] | null;
   readonly tableRates: readonly number[] | null;
@@ -34,6 +38,8 @@ export function trueDemandFromSpec(
     weekday: [...spec.weekday],
     elasticity: typeof e === "number" ? [e, e, e, e, e, e, e] : [...e],
     dayMultipliers: spec.day_multipliers ? [...spec.day_multipliers] : null,
+    historyMultipliers: spec.history_multipliers ? [...spec.history_multipliers] : null,
+    promotionLift: spec.promotion_lift,
     tablePrices: spec.family === "table" ? [...grid] : null,
     tableRates: spec.family === "table" ? [...(spec.table ?? [])] : null,
   };
@@ -41,12 +47,19 @@ export function trueDemandFromSpec(
 
 /**
  * Expected units per day at `price` (currency units) on a day of week `weekday` (Monday = 0) that is `horizonDay`
- * days after the horizon start (negative for history days).
+ * days after the horizon start (negative for history days), with a share `promoted` of the day promoted.
  */
-export function trueRate(truth: TrueDemand, weekday: number, horizonDay: number, price: number): number {
+export function trueRate(
+  truth: TrueDemand,
+  weekday: number,
+  horizonDay: number,
+  price: number,
+  promoted = 0,
+): number {
   const volume =
     (truth.weekday[weekday] ?? 1) *
-    (truth.dayMultipliers && horizonDay >= 0 ? (truth.dayMultipliers[horizonDay] ?? 1) : 1);
+    dayMultiplier(truth, horizonDay) *
+    (promoted > 0 ? truth.promotionLift ** promoted : 1);
   const e = truth.elasticity[weekday] ?? 0;
   const x = price / truth.referencePrice;
   switch (truth.family) {
@@ -59,6 +72,13 @@ export function trueRate(truth: TrueDemand, weekday: number, horizonDay: number,
     case "table":
       return volume * interpolate(truth.tablePrices ?? [], truth.tableRates ?? [], price);
   }
+}
+
+/** The level of the day `horizonDay` days after the horizon start: its history or horizon multiplier, else 1. */
+function dayMultiplier(truth: TrueDemand, horizonDay: number): number {
+  if (horizonDay >= 0) return truth.dayMultipliers?.[horizonDay] ?? 1;
+  const history = truth.historyMultipliers;
+  return history === null ? 1 : (history[history.length + horizonDay] ?? 1);
 }
 
 function interpolate(xs: readonly number[], ys: readonly number[], x: number): number {

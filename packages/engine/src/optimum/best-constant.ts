@@ -1,7 +1,7 @@
 import { at } from "../base/checked-index.js";
-import { demandPmf, expectedCapped } from "../demand/sales-distribution.js";
 import { allowedRange } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
+import { demandPmf, expectedCapped, POISSON } from "../problem/sales-distribution.js";
 import { evaluatePolicy } from "./evaluate-policy.js";
 
 export interface BestConstantResult {
@@ -36,7 +36,8 @@ export function bestConstantPolicy(problem: PricingProblem): BestConstantResult 
 
 /**
  * Closed form for Poisson demand at one fixed price: total demand over the horizon is Poisson(sum of rates) and
- * the units sold are min(total, stock). Null when it does not apply (Bernoulli, or a ramp under max daily change).
+ * the units sold are min(total, stock). Null when it does not apply (Bernoulli, negative binomial days whose sum is
+ * no negative binomial, or a ramp under max daily change).
  */
 function constantValue(problem: PricingProblem, a: number): number | null {
   if (problem.distribution !== "poisson" || problem.maxDailyChange !== null) return null;
@@ -44,5 +45,5 @@ function constantValue(problem: PricingProblem, a: number): number | null {
   for (let t = 0; t < problem.horizon; t++) total += problem.rate(t, a);
   const margin = at(problem.prices, a) - problem.unitCost;
   if (problem.stock === null) return total * margin;
-  return expectedCapped(demandPmf("poisson", total), problem.stock) * margin;
+  return expectedCapped(demandPmf(POISSON, total), problem.stock) * margin;
 }

@@ -1,6 +1,6 @@
-import { type DemandPmf, demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import { allowedRange, nearestAllowedIndex } from "../problem/action-range.js";
 import { type PricingProblem, type ProductPolicy, SHUTOFF } from "../problem/pricing-problem.js";
+import { type DemandPmf, demandPmf, expectedDemand } from "../problem/sales-distribution.js";
 
 export interface PolicyEvaluation {
   /** Exact expected margin over the horizon (currency units), no Monte Carlo. */
@@ -75,7 +75,7 @@ export function evaluatePolicy(
         const margin = price - problem.unitCost;
         const rate = problem.rate(t, action);
         if (!finite) {
-          const sold = expectedDemand(problem.distribution, rate);
+          const sold = expectedDemand(problem, rate);
           value += mass * sold * margin;
           revenue += mass * sold * price;
           units += mass * sold;
@@ -84,7 +84,7 @@ export function evaluatePolicy(
         }
         let pmf = pmfCache.get(action);
         if (!pmf) {
-          pmf = demandPmf(problem.distribution, rate);
+          pmf = demandPmf(problem, rate);
           pmfCache.set(action, pmf);
         }
         const { first, probs } = pmf;

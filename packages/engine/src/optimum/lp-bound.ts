@@ -1,5 +1,5 @@
-import { expectedDemand } from "../demand/sales-distribution.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
+import { expectedDemand } from "../problem/sales-distribution.js";
 
 export interface LpBound {
   /** Upper bound on the expected margin of any policy (fluid relaxation), currency units. */
@@ -21,7 +21,7 @@ export function lpBound(problem: PricingProblem): LpBound {
   const A = problem.prices.length;
   const demand = new Float64Array(T * A);
   for (let t = 0; t < T; t++) {
-    for (let a = 0; a < A; a++) demand[t * A + a] = expectedDemand(problem.distribution, problem.rate(t, a));
+    for (let a = 0; a < A; a++) demand[t * A + a] = expectedDemand(problem, problem.rate(t, a));
   }
   const dual = (mu: number): number => {
     let total = problem.stock === null ? 0 : mu * problem.stock;

@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { samplePoisson } from "../market/sampling.js";
+import { sampleDemand } from "../market/sampling.js";
 import { allowedRange } from "../problem/action-range.js";
 import { SHUTOFF } from "../problem/pricing-problem.js";
 import { buildProblem, type ProblemSetup } from "../problem/problem-setup.js";
+import { negativeBinomial, POISSON } from "../problem/sales-distribution.js";
 import { bestConstantPolicy, constantPricePolicy } from "./best-constant.js";
 import { evaluatePolicy } from "./evaluate-policy.js";
 import { lpBound } from "./lp-bound.js";
@@ -29,6 +30,7 @@ function ferreira(horizon: number, stock: number) {
       maxDailyChange: null,
       initialPrice: null,
       distribution: "bernoulli",
+      overdispersion: 0,
     },
     (_day, price) => FERREIRA_PROBS[FERREIRA_PRICES.indexOf(price)]!,
   );
@@ -47,6 +49,7 @@ const setup = (over: Partial<ProblemSetup> = {}): ProblemSetup => ({
   maxDailyChange: null,
   initialPrice: null,
   distribution: "poisson",
+  overdispersion: 0,
   ...over,
 });
 const elastic = (day: number, price: number) =>
@@ -128,8 +131,11 @@ describe("solveOptimum", () => {
 });
 
 describe("evaluatePolicy", () => {
-  it("agrees with a seeded Monte Carlo simulation", () => {
-    const problem = buildProblem(setup(), elastic);
+  it.each([
+    ["Poisson", POISSON],
+    ["negative binomial", negativeBinomial(0.6)],
+  ])("agrees with a seeded Monte Carlo simulation (%s demand)", (_name, law) => {
+    const problem = buildProblem(setup(law), elastic);
     const policy = (day: number, stock: number) => (stock < 20 - day ? 6 : 3);
     const exact = evaluatePolicy(problem, policy).value;
     const rng = seedrandom("mc");
@@ -141,7 +147,7 @@ describe("evaluatePolicy", () => {
       let margin = 0;
       for (let t = 0; t < problem.horizon; t++) {
         const a = policy(t, stock);
-        const sold = Math.min(stock, samplePoisson(rng, problem.rate(t, a)));
+        const sold = Math.min(stock, sampleDemand(rng, problem, problem.rate(t, a)));
         stock -= sold;
         margin += sold * (problem.prices[a]! - problem.unitCost);
       }
@@ -151,6 +157,20 @@ describe("evaluatePolicy", () => {
     const mean = sum / runs;
     const se = Math.sqrt((sumSq / runs - mean * mean) / runs);
     expect(Math.abs(mean - exact)).toBeLessThan(4 * se);
+  });
+
+  it("values over-dispersed demand below Poisson demand of the same mean with tight stock, and the DP knows it", () => {
+    const poisson = buildProblem(setup(), elastic);
+    const spread = buildProblem(setup(negativeBinomial(0.6)), elastic);
+    const optimum = solveOptimum(spread);
+    expect(evaluatePolicy(spread, optimum.policy).value).toBeCloseTo(optimum.value, 8);
+    // The same prices sell less where demand swings more: some days' demand is lost to the stock running out.
+    const poissonPolicy = solveOptimum(poisson).policy;
+    expect(evaluatePolicy(spread, poissonPolicy).value).toBeLessThan(
+      evaluatePolicy(poisson, poissonPolicy).value,
+    );
+    // The DP on the true law beats the policy solved for the wrong one.
+    expect(optimum.value).toBeGreaterThanOrEqual(evaluatePolicy(spread, poissonPolicy).value - 1e-9);
   });
 
   it("counts and repairs illegal actions", () => {

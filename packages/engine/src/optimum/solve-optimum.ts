@@ -1,6 +1,6 @@
-import { demandPmf, expectedDemand } from "../demand/sales-distribution.js";
 import { allowedRange } from "../problem/action-range.js";
 import { type PricingProblem, type ProductPolicy, SHUTOFF } from "../problem/pricing-problem.js";
+import { demandPmf, demandVariance, expectedDemand } from "../problem/sales-distribution.js";
 
 export interface OptimumResult {
   /** Exact optimal expected margin over the horizon, currency units. */
@@ -39,19 +39,30 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
   const prunable = finite && !constrained && problem.prices.every((price) => price >= problem.unitCost);
   const active = new Uint8Array(A);
   // Above `cap` units, extra stock cannot be sold before the horizon ends (demand tail below 1e-15): V is flat.
+  // The spread is the largest daily variance summed (for Poisson, the largest mean: the same sum).
   let remainingPeak = 0;
+  let remainingSpread = 0;
   const rates = new Float64Array(A);
   const meanDemand = new Float64Array(A);
 
   for (let t = T - 1; t >= 0; t--) {
     let peak = 0;
+    let spread = 0;
     for (let a = 0; a < A; a++) {
       rates[a] = problem.rate(t, a);
-      meanDemand[a] = expectedDemand(problem.distribution, rates[a] ?? Number.NaN);
+      meanDemand[a] = expectedDemand(problem, rates[a] ?? Number.NaN);
       peak = Math.max(peak, meanDemand[a] ?? Number.NaN);
+      spread = Math.max(
+        spread,
+        problem.distribution === "negative_binomial"
+          ? demandVariance(problem, rates[a] ?? 0)
+          : (meanDemand[a] ?? Number.NaN),
+      );
     }
     remainingPeak += peak;
-    const cap = Math.min(S, Math.ceil(remainingPeak + 9 * Math.sqrt(remainingPeak) + 12));
+    remainingSpread += spread;
+    // Beyond 9 standard deviations the NB's heavier tail still holds some 1e-6 of the mass: its own window bounds it.
+    const cap = Math.min(S, Math.ceil(remainingPeak + 9 * Math.sqrt(remainingSpread) + 12));
     markUndominated(problem, meanDemand, prunable, active);
     for (let a = 0; a < A; a++) {
       if (!active[a]) continue;
@@ -62,7 +73,7 @@ export function solveOptimum(problem: PricingProblem): OptimumResult {
         q[a] = (meanDemand[a] ?? Number.NaN) * margin + (next[nextPrev] ?? Number.NaN);
         continue;
       }
-      const { first, probs } = demandPmf(problem.distribution, rate);
+      const { first, probs } = demandPmf(problem, rate);
       const K = first + probs.length - 1;
       const base = a * (S + 1);
       // cdfBelow = P(D < s) and meanBelow = E[D; D < s], kept incrementally so the inner loop is one product.

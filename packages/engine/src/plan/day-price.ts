@@ -1,7 +1,7 @@
 import { weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
-import { demandPmf, expectedCapped } from "../demand/sales-distribution.js";
+import { demandPmf, expectedCapped, POISSON } from "../problem/sales-distribution.js";
 import { rulePrice } from "../rule/rule-price.js";
 import type { ProductState } from "./product-state.js";
 
@@ -118,5 +118,5 @@ export function expectedUnitsOn(
   }
   if (!Number.isFinite(stock)) return rate;
   if (stock <= 0) return 0;
-  return expectedCapped(demandPmf("poisson", rate), stock);
+  return expectedCapped(demandPmf(POISSON, rate), stock);
 }

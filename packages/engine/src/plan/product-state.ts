@@ -117,6 +117,7 @@ export function productState(
       initialPrice:
         limit === null ? null : Math.min(maxPrice, Math.max(minPrice, lastPrice ?? product.base_price)),
       distribution: "poisson",
+      overdispersion: 0,
     },
   };
 }

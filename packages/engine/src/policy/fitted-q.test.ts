@@ -24,6 +24,7 @@ function problem(overrides: Partial<ProblemSetup> = {}, rate = 5, elasticity = 2
     maxDailyChange: null,
     initialPrice: null,
     distribution: "poisson",
+    overdispersion: 0,
     ...overrides,
   };
   // Saturdays sell 40 % more: the policy has to learn a weekly rhythm as well as the stock trade-off.

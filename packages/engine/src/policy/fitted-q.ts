@@ -1,6 +1,7 @@
 import seedrandom from "seedrandom";
 import { initTfBackend, tf } from "../backend/tf-backend.js";
-import { type DemandPmf, demandPmf, expectedCapped } from "../demand/sales-distribution.js";
+import { sampleDemand } from "../market/sampling.js";
+import { type DemandPmf, demandPmf, expectedCapped } from "../problem/sales-distribution.js";
 import { type ActionSpec, buildActionSpec, referencePriceOf } from "./action-space.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
@@ -240,7 +241,7 @@ function learnDay(
   for (const { model: m, stocks } of active) {
     const today = stocks[day] ?? [];
     const pmfs: DemandPmf[] = [];
-    for (let k = 0; k < trainer.a; k++) pmfs.push(demandPmf(m.setup.distribution, m.rateOf(day, k)));
+    for (let k = 0; k < trainer.a; k++) pmfs.push(demandPmf(m.setup, m.rateOf(day, k)));
     const next = nextValues.get(m) ?? null;
     for (const stock of today) estimatedValue += trainer.addState(m, day, stock, pmfs, next) / today.length;
   }
@@ -437,7 +438,7 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
       const idx = nearestPriceIndex(m.setup.prices, target);
       const rate = m.rates[t * n + idx] ?? Number.NaN;
       const sold =
-        m.setup.distribution === "bernoulli" ? (rng() < Math.min(rate, 1) ? 1 : 0) : samplePoisson(rate, rng);
+        m.setup.distribution === "poisson" ? samplePoisson(rate, rng) : sampleDemand(rng, m.setup, rate);
       stock = Math.max(0, stock - sold);
     }
   }

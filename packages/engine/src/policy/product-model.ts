@@ -1,4 +1,4 @@
-import { approxExpectedSales } from "../demand/sales-distribution.js";
+import { approxExpectedSales, demandVariance } from "../problem/sales-distribution.js";
 import {
   type ActionSpec,
   actionCount,
@@ -171,11 +171,14 @@ export class ProductModel {
     }
 
     this.ampleStock = new Float64Array(h);
+    // Where `approxExpectedSales` stops counting stock-outs: 8 standard deviations of the negative binomial.
+    const negative = setup.distribution === "negative_binomial";
     for (let t = 0; t < h; t++) {
       let top = 0;
       for (let k = 0; k < a; k++) {
         const rate = this.rateOf(t, k);
-        top = Math.max(top, rate + 8 * Math.sqrt(rate) + 8);
+        const spread = negative ? demandVariance(setup, rate) : rate;
+        top = Math.max(top, rate + 8 * Math.sqrt(spread) + 8);
       }
       this.ampleStock[t] = top;
     }
@@ -329,8 +332,7 @@ export class ProductModel {
     let count = 0;
     for (let k = 0; k < a; k++) {
       const price = this.priceOf(k);
-      const sold =
-        price === null ? 0 : approxExpectedSales(this.setup.distribution, this.rateOf(t, k), stock);
+      const sold = price === null ? 0 : approxExpectedSales(this.setup, this.rateOf(t, k), stock);
       const margin =
         price === null ? 0 : ((price - this.setup.unitCost) * sold) / (this.referencePrice * scale);
       const relative = Math.min(sold / scale, MAX_RELATIVE_RATE);

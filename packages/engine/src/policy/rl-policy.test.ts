@@ -22,6 +22,7 @@ const setups: ProblemSetup[] = [
     maxDailyChange: 0.1,
     initialPrice: 4,
     distribution: "poisson",
+    overdispersion: 0,
   },
   {
     productId: "mug",
@@ -36,6 +37,7 @@ const setups: ProblemSetup[] = [
     maxDailyChange: null,
     initialPrice: null,
     distribution: "poisson",
+    overdispersion: 0,
   },
 ];
 const problems = [

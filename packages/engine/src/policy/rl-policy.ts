@@ -1,7 +1,7 @@
 import { daysBetween } from "../base/calendar.js";
-import { expectedSales } from "../demand/sales-distribution.js";
 import type { ProductPolicy } from "../problem/pricing-problem.js";
 import { SHUTOFF } from "../problem/pricing-problem.js";
+import { expectedSales } from "../problem/sales-distribution.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import { type ActionSpec, actionCount } from "./action-space.js";
 import { countForwardPass, countPolicyBuilt } from "./policy-activity.js";
@@ -182,7 +182,7 @@ export class RlPolicy {
     const model = this.modelAt(i);
     if (priceIndex < 0) return 0;
     const rate = model.rates[t * model.setup.prices.length + priceIndex] ?? 0;
-    return expectedSales(model.setup.distribution, rate, stock);
+    return expectedSales(model.setup, rate, stock);
   }
 
   private modelAt(i: number): ProductModel {

@@ -17,7 +17,9 @@ export const ProductSetupSchema = z.strictObject({
   stock: z.number().int().nonnegative().nullable(),
   maxDailyChange: z.number().positive().nullable(),
   initialPrice: z.number().positive().nullable(),
-  distribution: z.enum(["poisson", "bernoulli"]),
+  distribution: z.enum(["poisson", "negative_binomial", "bernoulli"]),
+  /** alpha of "negative_binomial" (variance rate + alpha rate^2); absent in artifacts written before it: 0. */
+  overdispersion: z.number().nonnegative().default(0),
 });
 export type ProductSetup = z.infer<typeof ProductSetupSchema>;
 
@@ -115,6 +117,7 @@ export function trainingDataFromProblems(
         maxDailyChange: p.maxDailyChange,
         initialPrice: p.initialPrice,
         distribution: p.distribution,
+        overdispersion: p.overdispersion,
       },
       ...(ref === undefined ? {} : { referencePrice: ref }),
       rates,

@@ -1,3 +1,5 @@
+import type { DemandDistribution, DemandFamily } from "./sales-distribution.js";
+
 /**
  * The single-product pricing problem that every solver in the engine speaks: the exact optimum (DP), the exact
  * policy evaluator, the rule fallback and the RL policy. It is built either from a market's true demand (the
@@ -5,7 +7,7 @@
  *
  * Products of a company are independent (no cross-price effects), so a company is a list of these.
  */
-export interface PricingProblem {
+export interface PricingProblem extends DemandDistribution {
   readonly productId: string;
   /** Number of selling days; day 0 is `startDate`. */
   readonly horizon: number;
@@ -24,8 +26,11 @@ export interface PricingProblem {
   readonly maxDailyChange: number | null;
   /** Price in force before day 0; required when maxDailyChange is set. */
   readonly initialPrice: number | null;
-  /** "poisson": units ~ Poisson(rate) capped by stock; "bernoulli": one unit with probability min(rate, 1). */
-  readonly distribution: "poisson" | "bernoulli";
+  /**
+   * The law of a day's demand around `rate` (`DemandDistribution`): Poisson, negative binomial with its
+   * `overdispersion`, or Bernoulli (one unit with probability min(rate, 1)); units sold are capped by the stock.
+   */
+  readonly distribution: DemandFamily;
   /** Expected demand in units per day on `day` (0-based) at grid price `prices[priceIndex]`. */
   rate(day: number, priceIndex: number): number;
 }

@@ -71,6 +71,7 @@ describe("property: the rule's prices lie in the guardrails and respect the max 
               maxDailyChange: g.limit,
               initialPrice: g.limit === null ? null : 16,
               distribution: "poisson",
+              overdispersion: 0,
             },
             (_d, p) => 5 * (p / 16) ** -2,
           );

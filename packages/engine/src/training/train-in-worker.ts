@@ -1,6 +1,6 @@
-import { Worker } from "node:worker_threads";
 import type { PolicyArtifact } from "../artifact/policy-artifact.js";
 import type { PolicyManifest } from "../artifact/policy-manifest.js";
+import { callThread, type ThreadReply } from "../base/thread-call.js";
 import { type CompanyTrainingData, checkTrainingHistory, TrainingError } from "../policy/company-training.js";
 import type { TrainingProgress } from "../policy/fitted-q.js";
 
@@ -10,13 +10,10 @@ export interface WorkerRequest {
   readonly progressEveryMs: number;
 }
 
-export type WorkerReply =
-  | { readonly type: "progress"; readonly progress: TrainingProgress }
-  | { readonly type: "done"; readonly manifest: PolicyManifest; readonly weights: Uint8Array }
-  | {
-      readonly type: "error";
-      readonly error: { readonly code: TrainingError["code"]; readonly message: string };
-    };
+export type WorkerReply = ThreadReply<
+  TrainingProgress,
+  { readonly manifest: PolicyManifest; readonly weights: Uint8Array }
+>;
 
 export interface TrainInWorkerOptions {
   readonly onProgress?: (progress: TrainingProgress) => void;
@@ -37,10 +34,6 @@ const WORKER_ENTRY = import.meta.url.endsWith(".ts")
   ? new URL("./train-worker-bootstrap.mjs", import.meta.url)
   : new URL("./train-worker.js", import.meta.url);
 
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new DOMException("training aborted", "AbortError");
-}
-
 /**
  * Trains a company's policy in a worker thread so the caller's event loop keeps serving: the demand fit, the
  * simulator, training, the safety check and serialization all run in the thread; resolves with the artifact
@@ -52,45 +45,14 @@ export function trainInWorker(
   options: TrainInWorkerOptions = {},
 ): Promise<PolicyArtifact> {
   checkTrainingHistory(data);
-  const { signal } = options;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  const request: WorkerRequest = {
-    data,
-    progressEveryMs: options.progressEveryMs ?? 0,
-  };
-  return new Promise<PolicyArtifact>((resolve, reject) => {
-    const worker = new Worker(WORKER_ENTRY, {
-      workerData: request,
-      execArgv: [],
-    });
-    let settled = false;
-    const finish = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener("abort", onAbort);
-      fn();
-    };
-    const onAbort = (): void => {
-      if (signal) finish(() => reject(abortError(signal)));
-      void worker.terminate();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    worker.on("message", (reply: WorkerReply) => {
-      if (reply.type === "progress") {
-        if (!settled) options.onProgress?.(reply.progress);
-      } else if (reply.type === "done") {
-        finish(() => resolve({ manifest: reply.manifest, weights: new Uint8Array(reply.weights) }));
-      } else {
-        finish(() => reject(new TrainingError(reply.error.code, reply.error.message)));
-      }
-    });
-    worker.on("error", (error) => finish(() => reject(error)));
-    worker.on("exit", (code) => {
-      finish(() =>
-        reject(
-          new TrainingError("training_failed", `training worker exited with code ${code} before finishing`),
-        ),
-      );
-    });
-  });
+  const request: WorkerRequest = { data, progressEveryMs: options.progressEveryMs ?? 0 };
+  return callThread<TrainingProgress, { manifest: PolicyManifest; weights: Uint8Array }>({
+    entry: WORKER_ENTRY,
+    request,
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    failure: (error) => new TrainingError(error.code as TrainingError["code"], error.message),
+    exited: (code) =>
+      new TrainingError("training_failed", `training worker exited with code ${code} before finishing`),
+  }).then((result) => ({ manifest: result.manifest, weights: new Uint8Array(result.weights) }));
 }

@@ -22,7 +22,7 @@ try {
     onProgress: reportProgress,
   });
   const weights = artifact.weights;
-  send({ type: "done", manifest: artifact.manifest, weights }, [weights.buffer as ArrayBuffer]);
+  send({ type: "done", result: { manifest: artifact.manifest, weights } }, [weights.buffer as ArrayBuffer]);
 } catch (error) {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   send({

@@ -31,6 +31,26 @@ describe("the console's demand curves", () => {
     t.setNow("2026-03-10T09:00:00Z");
   });
 
+  it("passes through the run's own price, units and band of today, as the plan's learner believes them", async () => {
+    const source = createDemandCurveSource(t.ctx);
+    const run = await t.ctx.repositories.runs.atOffset(COMPANY, 0);
+    const items = await t.ctx.repositories.runs.recommendations(run?.run_id ?? "", {
+      startDate: "2026-03-10",
+      endDate: "2026-03-10",
+    });
+    expect(items.length).toBe(3);
+    for (const item of items) {
+      const curve = await source.curve(COMPANY, item.product_id);
+      const point = curve.points.find((p) => p.price === item.price);
+      expect(point, item.product_id).toBeDefined();
+      expect([point?.expected_units, point?.expected_units_p10, point?.expected_units_p90]).toEqual([
+        item.expected_units,
+        item.expected_units_p10,
+        item.expected_units_p90,
+      ]);
+    }
+  });
+
   it("answers 404 for an unknown company or product", async () => {
     const source = createDemandCurveSource(t.ctx);
     const code = (p: Promise<unknown>) =>

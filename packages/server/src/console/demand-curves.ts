@@ -87,7 +87,14 @@ export function createDemandCurveSource(ctx: ServerContext): DemandCurveSource {
         ctx.repositories.products.listByCompany(companyId),
       ]);
       const catalogue = products.map((p) => p.updated_at).sort();
-      const key = JSON.stringify([today, company.exploration, sales, products.length, catalogue.at(-1)]);
+      const key = JSON.stringify([
+        today,
+        company.exploration,
+        company.force_rule,
+        sales,
+        products.length,
+        catalogue.at(-1),
+      ]);
       let memo = memos.get(companyId);
       memos.delete(companyId);
       if (memo === undefined || memo.key !== key) {
@@ -98,6 +105,9 @@ export function createDemandCurveSource(ctx: ServerContext): DemandCurveSource {
             products: snapshot.products,
             history: snapshot.history,
             exploration: company.exploration,
+            // As `planCompany` plans: the learner's seed, and no learner under the kill switch.
+            seed: company.company_id,
+            online: company.force_rule !== 1,
           });
           return new Map(list.map((c) => [c.productId, c]));
         });

@@ -17,6 +17,7 @@ import * as operations from "./migrations/0007-operations.js";
 import * as webhooks from "./migrations/0010-webhooks.js";
 import * as recommendationExplanations from "./migrations/0011-recommendation-explanations.js";
 import * as promotions from "./migrations/0012-promotions.js";
+import * as backtests from "./migrations/0013-backtests.js";
 import * as companyEvents from "./migrations/0015-company-events.js";
 import type { Database } from "./schema.js";
 
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0010-webhooks": webhooks,
   "0011-recommendation-explanations": recommendationExplanations,
   "0012-promotions": promotions,
+  "0013-backtests": backtests,
   "0015-company-events": companyEvents,
 };
 

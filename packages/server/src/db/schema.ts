@@ -213,6 +213,22 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
+/** One saved backtest report (migration 0013): `pricing backtest --save`, read by the console. */
+export interface BacktestsTable {
+  /** `bt_` + ULID. */
+  backtest_id: string;
+  company_id: string;
+  created_at: string;
+  /** Who ran it: "operator" from the CLI, `console:<name>` from the console. */
+  by: string;
+  from_date: string;
+  to_date: string;
+  refit: "daily" | "once";
+  /** The report's `summary` and `products`, JSON. */
+  summary: string;
+  products: string;
+}
+
 /** One change of one company setting (migration 0015); `old` and `new` are JSON texts of the values. */
 export interface CompanyEventsTable {
   /** `cev_` + ULID: sorts by time of writing. */
@@ -242,6 +258,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  backtests: BacktestsTable;
   company_events: CompanyEventsTable;
 }
 
@@ -256,4 +273,5 @@ export type RunRow = Selectable<RunsTable>;
 export type RecommendationRow = Selectable<RecommendationsTable>;
 export type BatchOutcomeRow = Selectable<BatchOutcomesTable>;
 export type OperationRow = Selectable<OperationsTable>;
+export type SavedBacktestRow = Selectable<BacktestsTable>;
 export type CompanyEventRow = Selectable<CompanyEventsTable>;

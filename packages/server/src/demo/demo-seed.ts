@@ -3,9 +3,11 @@ import { join } from "node:path";
 import { z } from "zod";
 import { issueCredentials } from "../auth/credentials.js";
 import type { ServerContext } from "../context.js";
+import { importCompanyData } from "../import/data-import.js";
 import { type BatchReport, runNightlyBatch } from "../jobs/nightly-batch.js";
 import { companyToday } from "../services/company-today.js";
 import { trainModel } from "../services/train-model.js";
+import { COMPLETE_JOURNEY_FILES } from "./complete-journey.js";
 import { demoScenario, seedCompanyFromMarket } from "./market-seed.js";
 
 const DEMO_FILE = "demo.json";
@@ -41,6 +43,18 @@ export const DEMO_COMPANIES: readonly DemoCompanySpec[] = [
   },
 ];
 
+/**
+ * The real-sales company: the committed Complete Journey fixture (30 grocery products, 2017), imported as it is.
+ * Not trained, to keep the demo fast: the online learner prices it from its history, and `pricing backtest` scores
+ * the model on it.
+ */
+export const REAL_SALES_COMPANY = {
+  companyId: "complete-journey",
+  name: "Complete Journey (84.51°, real sales of 2017)",
+  timezone: "America/New_York",
+  currency: "USD",
+} as const;
+
 export interface DemoResult {
   /** True when this call created the demo data (false: it existed and the keys were rotated). */
   created: boolean;
@@ -52,8 +66,8 @@ export interface DemoResult {
 }
 
 /**
- * Seeds the demo data if the data dir has none: a partner, two companies imported from synthetic markets, a
- * trained and approved policy each, and the first nightly run. On a later start it issues the demo partner a
+ * Seeds the demo data if the data dir has none: a partner, two companies imported from synthetic markets with a
+ * trained and approved policy each, the real-sales company (`REAL_SALES_COMPANY`), and the first nightly run. On a later start it issues the demo partner a
  * fresh key pair (the secret is never stored, so it cannot be shown again) and runs the batch, which adds a
  * run only on a new day.
  */
@@ -100,8 +114,23 @@ export async function seedDemo(
     const trained = await trainModel(ctx, { company_id: spec.companyId, auto_approve: true });
     log(`  ${trained.model_id} approved`);
   }
+  const real = REAL_SALES_COMPANY;
+  log(`importing ${real.companyId}: ${real.name}`);
+  await ctx.repositories.companies.create({
+    company_id: real.companyId,
+    name: real.name,
+    timezone: real.timezone,
+    currency: real.currency,
+  });
+  await importCompanyData(ctx.db, ctx.clock, {
+    companyId: real.companyId,
+    productsFile: COMPLETE_JOURNEY_FILES.products,
+    salesFile: COMPLETE_JOURNEY_FILES.sales,
+    promotionsFile: COMPLETE_JOURNEY_FILES.promotions,
+  });
+  await ctx.repositories.companies.map(partner.partner_id, real.companyId);
   const batch = await runNightlyBatch(ctx, { trigger: "cli" });
-  const companies = DEMO_COMPANIES.map((c) => c.companyId);
+  const companies = [...DEMO_COMPANIES.map((c) => c.companyId), real.companyId];
   // Written last: a demo interrupted before this point is seeded again from scratch in a fresh data dir.
   writeFileSync(file, `${JSON.stringify({ partner_id: partner.partner_id, companies }, null, 2)}\n`);
   return { created: true, partner_id: partner.partner_id, ...pick(keys), companies, batch };

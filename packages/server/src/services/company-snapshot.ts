@@ -6,7 +6,7 @@ import {
   productState,
 } from "@pricing/engine";
 import type { ServerContext } from "../context.js";
-import type { CompanyRow } from "../db/schema.js";
+import type { CompanyRow, SalesRow } from "../db/schema.js";
 import { companyToday } from "./company-today.js";
 
 export interface CompanySnapshot {
@@ -15,6 +15,18 @@ export interface CompanySnapshot {
   /** Each product's pricing state on `today`, computed by the engine. */
   readonly products: readonly ProductState[];
   readonly history: readonly EngineSalesRow[];
+}
+
+/** A stored sales row in the engine's shape (without the company). */
+export function engineSalesRow(s: SalesRow): EngineSalesRow {
+  return {
+    date: s.date,
+    product_id: s.product_id,
+    price: s.price,
+    units_sold: s.units_sold,
+    stock_on_hand: s.stock_on_hand,
+    promoted: s.promoted,
+  };
 }
 
 /**
@@ -31,14 +43,7 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
   const byProduct = new Map<string, EngineSalesRow[]>();
   const history: EngineSalesRow[] = [];
   for (const s of sales) {
-    const row: EngineSalesRow = {
-      date: s.date,
-      product_id: s.product_id,
-      price: s.price,
-      units_sold: s.units_sold,
-      stock_on_hand: s.stock_on_hand,
-      promoted: s.promoted,
-    };
+    const row = engineSalesRow(s);
     history.push(row);
     let list = byProduct.get(s.product_id);
     if (!list) {

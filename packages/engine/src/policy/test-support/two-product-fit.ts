@@ -26,6 +26,7 @@ function setup(productId: string): ProblemSetup {
     maxDailyChange: null,
     initialPrice: null,
     distribution: "poisson",
+    overdispersion: 0,
   };
 }
 

@@ -5,7 +5,9 @@ import { assertPortFree, untilSignal } from "../serving.js";
 export function registerDemoCommand(program: Command, cli: CliRuntime): void {
   program
     .command("demo")
-    .description("Seed a demo partner and two companies (if absent), print keys and curl lines, and serve")
+    .description(
+      "Seed a demo partner and three companies (two synthetic, one of real sales; if absent), print keys and curl lines, and serve",
+    )
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))
     .addOption(settingOption("metricsPort"))
@@ -47,7 +49,8 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
             `partner_id:  ${seeded.partner_id}`,
             `access_key:  ${seeded.access_key}`,
             `secret_key:  ${seeded.secret_key}`,
-            `companies:   ${companies.join(", ")} (the second sells tight stock by a season end)`,
+            `companies:   ${companies.join(", ")} (the second sells tight stock by a season end; the third is`,
+            `             real sales: pnpm -s pricing backtest --company ${companies[2] ?? ""} --from 2017-11-01)`,
             "",
             `Try it (API docs: ${url}/public/v1/docs):`,
             "",

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliRuntime } from "../cli-runtime.js";
+import { registerBacktestCommand } from "./backtest.js";
 import { registerBatchCommands } from "./batch.js";
 import { registerCompanyCommands } from "./company.js";
 import { registerDataCommands } from "./data.js";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerTrainCommand,
   registerPromoteCommand,
   registerModelCommand,
+  registerBacktestCommand,
   registerBatchCommands,
   registerStoreCommands,
   registerWebhookCommands,

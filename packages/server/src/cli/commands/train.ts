@@ -1,21 +1,7 @@
 import type { Command } from "commander";
 import { OPERATOR } from "../../services/slot-actors.js";
 import type { CliRuntime } from "../cli-runtime.js";
-
-/** A one-line progress bar on stderr, redrawn in place; silent when stderr is not a terminal or with --json. */
-function progressBar(cli: CliRuntime, enabled: boolean): (fraction: number) => void {
-  let last = -1;
-  return (fraction) => {
-    if (!enabled) return;
-    const pct = Math.floor(Math.min(1, Math.max(0, fraction)) * 100);
-    if (pct === last) return;
-    last = pct;
-    const width = 30;
-    const done = Math.round((pct / 100) * width);
-    cli.io.err(`\rtraining [${"#".repeat(done)}${"-".repeat(width - done)}] ${String(pct).padStart(3)}%`);
-    if (pct === 100) cli.io.err("\n");
-  };
-}
+import { progressBar } from "../progress-bar.js";
 
 export function registerTrainCommand(program: Command, cli: CliRuntime): void {
   program
@@ -29,7 +15,7 @@ export function registerTrainCommand(program: Command, cli: CliRuntime): void {
       const json = cli.globals(cmd).json === true;
       const { trainModel } = await import("../../services/train-model.js");
       await cli.withContext(cmd, async (ctx) => {
-        const bar = progressBar(cli, !json && process.stderr.isTTY === true);
+        const bar = progressBar(cli, "training", !json && process.stderr.isTTY === true);
         const result = await trainModel(
           ctx,
           { company_id: opts.company, auto_approve: opts.autoApprove },
