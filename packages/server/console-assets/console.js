@@ -333,6 +333,37 @@ function wireModel(data) {
   }
 }
 
+function wireBacktest() {
+  const form = document.getElementById("backtest-form");
+  if (form === null) return;
+  const company = form.dataset.company;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { from: form.elements.from.value, refit: form.elements.refit.value };
+    if (form.elements.to.value !== "") body.to = form.elements.to.value;
+    if (
+      !confirm(
+        `Backtest ${company} from ${body.from}${body.to ? ` to ${body.to}` : ""} (refit ${body.refit}) and save it?`,
+      )
+    ) {
+      return;
+    }
+    status("backtest-status", "Running the backtest in a worker thread…", "info");
+    const answer = await send(`/api/companies/${encodeURIComponent(company)}/backtests`, body);
+    if (!answer.ok) {
+      status("backtest-status", refusal(answer), "error");
+      return;
+    }
+    await refreshMain();
+    const s = answer.body.summary;
+    status(
+      "backtest-status",
+      `Saved ${answer.body.backtest_id} (${s.rows} rows, WAPE ${s.wape?.toFixed(3) ?? "-"}), recorded as ${answer.body.by}.`,
+      "ok",
+    );
+  });
+}
+
 function startCompany(data) {
   const picker = document.getElementById("product-picker");
   picker?.elements.product?.addEventListener("change", () => picker.submit());
@@ -354,6 +385,7 @@ function start() {
   const page = document.body.dataset.page;
   if (page === "company") startCompany(data);
   if (page === "model") wireModel(data);
+  if (page === "backtests") wireBacktest();
   document.body.dataset.ready = "true";
 }
 

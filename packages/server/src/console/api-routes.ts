@@ -1,5 +1,6 @@
 import { ApiError } from "@pricing/http-adapter";
 import type { FastifyInstance } from "fastify";
+import { backtestsOverview } from "./backtests-overview.js";
 import { batchesOverview } from "./batches-overview.js";
 import { companiesOverview } from "./companies-overview.js";
 import { companyDetail, requestedProduct } from "./company-detail.js";
@@ -35,6 +36,9 @@ export function registerApiRoutes(app: FastifyInstance, state: ConsoleState): vo
   });
   app.get<{ Params: CompanyParams }>("/api/companies/:company_id/model", async (request) =>
     modelOverview(ctx, request.params.company_id),
+  );
+  app.get<{ Params: CompanyParams }>("/api/companies/:company_id/backtests", async (request) =>
+    backtestsOverview(ctx, request.params.company_id),
   );
   app.get("/api/batches", async () => batchesOverview(ctx));
 

@@ -63,7 +63,8 @@ export function companyPage(view: CompanyDetail): Html {
   const path = view.price_path;
   return html`<h1>${c.name} <span class="muted mono">${c.company_id}</span></h1>
     <p class="muted">Time zone ${c.timezone}, today ${c.today} ·
-      <a href="/companies/${encodeURIComponent(c.company_id)}/model">Model and history</a></p>
+      <a href="/companies/${encodeURIComponent(c.company_id)}/model">Model and history</a> ·
+      <a href="/companies/${encodeURIComponent(c.company_id)}/backtests">Backtests</a></p>
     ${runLine(view)}
     ${view.products.length === 0 ? html`<p class="muted">No products imported.</p>` : productPicker(view)}
     ${

@@ -55,6 +55,7 @@ describe("the console's mutations", () => {
       ["/api/companies/:company_id/settings", "company update"],
       ["/api/companies/:company_id/model/promote", "promote"],
       ["/api/companies/:company_id/model/rollback", "model rollback"],
+      ["/api/companies/:company_id/backtests", "backtest"],
     ]);
     const commands = commandPaths();
     for (const m of CONSOLE_MUTATIONS) expect(commands, m.cli).toContain(m.cli);
@@ -78,6 +79,39 @@ describe("the console's mutations", () => {
     expect(bad.statusCode).toBe(400);
     const badCli = await cli("company", "update", "--id", COMPANY, "--exploration", "wild");
     expect(badCli.code).toBe(1);
+  });
+
+  it("backtests: the console and `pricing backtest --save` run and save through the one service", async () => {
+    const viaConsole = await post(`/api/companies/${COMPANY}/backtests`, {
+      from: "2026-02-24",
+      refit: "once",
+    });
+    expect(viaConsole.statusCode).toBe(200);
+    expect(viaConsole.json()).toMatchObject({
+      company_id: COMPANY,
+      from: "2026-02-24",
+      refit: "once",
+      by: "console:alice",
+    });
+    const viaCli = await cli(
+      "backtest",
+      "--company",
+      COMPANY,
+      "--from",
+      "2026-02-24",
+      "--refit",
+      "once",
+      "--save",
+    );
+    expect(viaCli.code).toBe(0);
+    const { backtests } = await t.ctx.repositories.backtests.list(COMPANY, { limit: 5, offset: 0 });
+    expect(backtests.map((b) => b.by)).toEqual(["operator", "console:alice"]);
+    // The same figures from the same service on the same sales.
+    expect(backtests[0]?.summary).toEqual(backtests[1]?.summary);
+    // A range with no sales before it is the operator's to fix: 400, nothing saved.
+    const bad = await post(`/api/companies/${COMPANY}/backtests`, { from: "2020-01-01" });
+    expect([bad.statusCode, bad.json().error.code]).toEqual([400, "validation_error"]);
+    expect((await t.ctx.repositories.backtests.list(COMPANY, { limit: 5, offset: 0 })).total).toBe(2);
   });
 
   it("promote and rollback: the console and the CLI change the slots through the same services and compare-and-set", async () => {

@@ -91,7 +91,8 @@ function exploration(report: ModelReport): Html | null {
 export function modelPage(view: ModelOverview): Html {
   const r = view.report;
   return html`<h1>Model <span class="muted mono">${r.company_id}</span></h1>
-    <p><a href="/companies/${encodeURIComponent(r.company_id)}">Prices and settings</a></p>
+    <p><a href="/companies/${encodeURIComponent(r.company_id)}">Prices and settings</a> ·
+      <a href="/companies/${encodeURIComponent(r.company_id)}/backtests">Backtests</a></p>
     <p id="serving">Serving: ${badge(r.source)} <span class="mono">${r.model_id ?? ""}</span>${
       r.fallback_reason === null ? null : html` · fallback: <strong>${r.fallback_reason}</strong>`
     }</p>

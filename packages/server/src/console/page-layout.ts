@@ -2,7 +2,7 @@ import { type Html, html, jsonBlock } from "./html.js";
 import type { AssetUrls } from "./static-assets.js";
 
 /** Which page a document is: the script draws and wires by it (`<body data-page>`). */
-export type PageName = "companies" | "company" | "model" | "batches" | "login" | "error";
+export type PageName = "companies" | "company" | "model" | "backtests" | "batches" | "login" | "error";
 
 export interface PageInput {
   name: PageName;

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { backtestsOverview } from "./backtests-overview.js";
+import { backtestsPage } from "./backtests-page.js";
 import { batchesOverview } from "./batches-overview.js";
 import { batchesPage } from "./batches-page.js";
 import { companiesOverview } from "./companies-overview.js";
@@ -35,6 +37,14 @@ export function registerPageRoutes(app: FastifyInstance, state: ConsoleState): v
     return state.page(
       reply,
       { name: "model", title: `Model of ${view.report.company_id}`, body: modelPage(view), data: view },
+      request,
+    );
+  });
+  app.get<{ Params: CompanyParams }>("/companies/:company_id/backtests", async (request, reply) => {
+    const view = await backtestsOverview(ctx, request.params.company_id);
+    return state.page(
+      reply,
+      { name: "backtests", title: `Backtests of ${view.company_id}`, body: backtestsPage(view), data: view },
       request,
     );
   });
