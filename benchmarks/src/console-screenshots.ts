@@ -1,13 +1,13 @@
 /**
  * Screenshots of every console page, for docs/console/ (the README shows one): the demo's two companies on a fixed
- * day, one settings change and one trained model waiting in `latest`, in headless Chromium.
+ * day, one settings change, one trained model waiting in `latest` and one saved backtest, in headless Chromium.
  *
  *   pnpm console:screenshots [--out docs/console]
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { seedDemo, trainModel, updateCompanySettings } from "@pricing/server";
+import { runBacktest, seedDemo, trainModel, updateCompanySettings } from "@pricing/server";
 import { logIn, startConsoleFixture } from "./console-fixture.js";
 import { launchChromium } from "./headless-chromium.js";
 
@@ -23,6 +23,11 @@ const fixture = await startConsoleFixture({
     await seedDemo(ctx);
     await updateCompanySettings(ctx, "demo-grocer", { exploration: "free" }, "console:alice");
     await trainModel(ctx, { company_id: "demo-grocer", auto_approve: false }, { by: "operator" });
+    await runBacktest(
+      ctx,
+      { company_id: "demo-grocer", from: "2026-02-10", save: true },
+      { by: "console:alice" },
+    );
   },
 });
 const browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
@@ -44,6 +49,7 @@ try {
     "#demand-curve[data-drawn=true]",
   );
   await shot("model", "/companies/demo-grocer/model", "#artifacts");
+  await shot("backtests", "/companies/demo-grocer/backtests", "#backtests");
   await shot("batches", "/batches", "section.batch");
 } finally {
   await browser.close();
