@@ -331,11 +331,18 @@ const pricingSettings = {
     description: "seconds between a worker's sweeps for expired jobs (which then retry)",
   },
   planThreads: {
-    schema: z.number().int().min(1).max(64).default(1),
+    schema: z.number().int().min(1).max(64).default(2),
     env: "PRICING_PLAN_THREADS",
     fromText: Number,
     description:
-      "worker threads that plan computes and nightly runs (the policy's forward passes, the demand fit) off the event loop; each keeps its own cache of loaded policies. 1 leaves a core to the API on 2 cores",
+      "worker threads that plan computes and nightly runs (the policy's forward passes, the demand fit) off the event loop; each keeps its own cache of loaded policies. Waiting plans are taken round-robin between partners, so with 2 one partner's large compute cannot hold another's small one",
+  },
+  computeMaxPrices: {
+    schema: z.number().int().min(1).max(10_000_000).default(40_000),
+    env: "PRICING_COMPUTE_MAX_PRICES",
+    fromText: Number,
+    description:
+      "largest compute answer, in prices (products x days, each explained price counting twice); a larger compute is refused with 422 `answer_too_large` before it is planned (ask for fewer days: start_date/end_date)",
   },
   artifactsDir: {
     schema: z.string().min(1).optional(),

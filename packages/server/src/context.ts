@@ -171,6 +171,7 @@ function lazyPlanPool(size: number): PlanPool {
       return (await opening).plan(job, request);
     },
     stats: () => pool?.stats() ?? [],
+    waiting: () => pool?.waiting() ?? 0,
     async close() {
       closed = true;
       await (await opening)?.close();

@@ -23,7 +23,7 @@ export function createPricingService(ctx: ServerContext): PricingService {
     listRuns: (input) => listRuns(ctx, input),
     getRecommendations: (input) => readRecommendations(ctx, input),
     getRecommendationsJson: (input) => readRecommendationsJson(ctx, input),
-    compute: (input, rc) => computeRecommendations(ctx, input, rc.signal),
+    compute: (input, rc) => computeRecommendations(ctx, input, rc),
     train: (input, rc) => trainModel(ctx, input, partnerOf(rc)),
     trainAsync: (input, rc) => trainModelAsync(ctx, input, rc.principal?.partnerId),
     getOperation: (input, request) => getOperation(ctx, input, request),
