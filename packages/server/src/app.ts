@@ -2,6 +2,7 @@ import { adapterServerOptions, logSerializers, type PricingService, pricingApi }
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
+import { guardConnections } from "./connection-guard.js";
 import type { ConsoleListener } from "./console/console-app.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
@@ -67,6 +68,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...receivingBounds(config),
   });
   app.server.maxConnections = config.maxConnections;
+  guardConnections(app.server, {
+    silentMs: config.silentConnectionTimeoutMs,
+    perAddress: config.maxConnectionsPerAddress,
+  });
   try {
     let closing = false;
     app.addHook("preClose", (done) => {

@@ -193,6 +193,20 @@ const serverSettings = {
     fromText: Number,
     description: "open connections the server holds at once; one more is closed as soon as it is accepted",
   },
+  maxConnectionsPerAddress: {
+    schema: z.number().int().min(1).max(1_000_000).default(128),
+    env: "PRICING_MAX_CONNECTIONS_PER_ADDRESS",
+    fromText: Number,
+    description:
+      "open connections one client address may hold, so that one client cannot take every connection (health probes included); one more is closed as soon as it is accepted. Behind a reverse proxy, every connection has the proxy's address: keep the proxy's pool below it",
+  },
+  silentConnectionTimeoutMs: {
+    schema: z.number().int().min(1).max(600_000).default(3_000),
+    env: "PRICING_SILENT_CONNECTION_TIMEOUT_MS",
+    fromText: Number,
+    description:
+      "milliseconds a new connection may stay open without sending a byte; then it is closed without an answer (a client that sent part of its headers has `headersTimeoutMs`)",
+  },
   trustProxy: {
     schema: z.union([z.boolean(), z.string().min(1)]).default(false),
     env: "PRICING_TRUST_PROXY",
