@@ -1735,7 +1735,7 @@ export interface operations {
             /** @description Queued (`Prefer: respond-async`): the operation, to poll at `Location`. */
             202: {
                 headers: {
-                    /** @description URL of the operation: `{base}/v2/operations/{operation_id}`. */
+                    /** @description URL of the operation, `{base}/v2/operations/{operation_id}`, beginning with the server's configured public URL (never the request's Host). */
                     Location?: string;
                     /** @description `respond-async` (RFC 7240). */
                     "Preference-Applied"?: "respond-async";

@@ -52,6 +52,14 @@ function receivingBounds(config: Config) {
   };
 }
 
+/** `http://host:port` of the API's listener (the port it was given, before it listens). */
+function listeningUrl(app: FastifyInstance, config: Config): string {
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
+}
+
 /** The composition root: logger, context, Fastify with the adapter plugin. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = pino(
@@ -96,6 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       idempotency: { store: ctx.repositories.idempotencyKeys, clock: ctx.clock },
       rateLimitStore: rateLimitStore.store,
       translateError: databaseBusyAsApiError,
+      publicUrl: () => config.publicUrl ?? listeningUrl(app, config),
     });
     await app.ready();
   } catch (error) {
@@ -147,12 +156,9 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     await built.close();
     throw error;
   }
-  const address = built.app.server.address();
-  const port = typeof address === "object" && address !== null ? address.port : config.port;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {
     ...built,
-    url: `http://${host}:${port}`,
+    url: listeningUrl(built.app, config),
     metricsUrl: metrics?.url ?? null,
     consoleUrl: operatorConsole?.url ?? null,
     async close() {

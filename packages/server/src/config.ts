@@ -77,6 +77,17 @@ const serverSettings = {
     flag: "--host <host>",
     description: "interface the API listens on",
   },
+  publicUrl: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .refine((url) => !/[?#]/.test(url), "must have no query or fragment")
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional(),
+    env: "PRICING_PUBLIC_URL",
+    documentedDefault: "the listening address (`http://<host>:<port>`)",
+    description:
+      "where partners reach the API (`https://api.example.com`, with a path prefix if a proxy adds one): every absolute URL the API writes (a 202's `Location`) begins with it, never with the request's `Host`",
+  },
   port: {
     schema: z.number().int().min(0).max(65535).default(8080),
     env: "PRICING_PORT",
