@@ -1,5 +1,5 @@
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
-import { roundCents } from "../base/price-grid.js";
+import { roundToMinor } from "../base/currency.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import {
@@ -25,11 +25,11 @@ export type PlanSource = ActivePolicy["source"];
 export interface PlannedPrice {
   readonly product_id: string;
   readonly date: string;
-  /** Currency units, in cents. */
+  /** Currency units, printable: the currency's minor unit and the product's endings (DESIGN §11). */
   readonly price: number;
   readonly currency: string;
   readonly base_price: number;
-  /** What the rule would charge (guardrails and max daily change applied), in cents. */
+  /** What the rule would charge (guardrails, max daily change and endings applied), printable. */
   readonly rule_price: number;
   /** Units expected to sell that day, capped by the stock left (4 decimals). */
   readonly expected_units: number;
@@ -58,7 +58,7 @@ export interface PlannedPrice {
 export interface PriceExplanation {
   /**
    * The rule's own price before the guardrails and the max daily change (base price x weekday index ^ k x stock
-   * pacing), in cents; the row's `rule_price` is this price bound.
+   * pacing), on the currency's minor unit; the row's `rule_price` is this price bound.
    */
   readonly rule_price: number;
   /** The rule's weekday index of the date: units sold that weekday relative to the average day (1 without history). */
@@ -252,12 +252,12 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         const row = {
           product_id: state.product.product_id,
           date,
-          price: roundCents(price),
+          price: roundToMinor(price, state.product.currency),
           currency: state.product.currency,
           base_price: state.product.base_price,
           rule_price: rule,
           expected_units: round4(units),
-          expected_revenue: roundCents(units * price),
+          expected_revenue: roundToMinor(units * price, state.product.currency),
           ...(damped.has(k) ? { jump_damped: true } : {}),
         };
         const explained = input.explain
@@ -329,7 +329,7 @@ function explain(state: ProductState, fit: () => FittedDemand | null, day: DayPr
   // The guardrails or the max daily change where they moved the price; the cap where it alone did.
   const bound = priceBinding(state, day.wanted ?? day.rawRule, day.price);
   return {
-    rule_price: roundCents(day.rawRule),
+    rule_price: roundToMinor(day.rawRule, state.product.currency),
     weekday_index: round4(state.ruleParams.weekdayIndex[day.weekday] ?? 1),
     // Against the row's units as served (4 decimals): a tail too small to show is "nothing expected".
     stock_cover_days:

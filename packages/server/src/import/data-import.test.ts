@@ -207,5 +207,21 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         [3, "promoted", "must be at least 0"],
       ]);
     });
+
+    it("refuses a currency code Intl does not know, naming file, line and column, and writes nothing", async () => {
+      const file = await csv([
+        "product_id,name,currency,base_price",
+        "sku-9,Bowl,XYZ,10",
+        "sku-8,Jar,KWD,2.5",
+      ]);
+      const error = await rejected({ companyId: "shop", productsFile: file });
+      expect(error.issues.map(formatIssue)).toEqual([
+        `${basename(file)}:2 column currency: "XYZ" is not an ISO 4217 currency code this server knows`,
+      ]);
+      expect((await ctx.repositories.products.listByCompany("shop")).map((p) => p.product_id)).toEqual([
+        "sku-1",
+        "sku-2",
+      ]);
+    });
   });
 }

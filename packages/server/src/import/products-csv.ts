@@ -1,3 +1,4 @@
+import { isKnownCurrency } from "@pricing/engine";
 import type { NewProductRow } from "../db/schema.js";
 import { readCsvRows } from "./csv-rows.js";
 import type { FileIssues } from "./import-issues.js";
@@ -42,6 +43,9 @@ export async function readProductsCsv(path: string, issues: FileIssues): Promise
       stock: r.number("stock", { min: 0, integer: true }),
       season_end: r.date("season_end"),
     };
+    if (!r.failed && !isKnownCurrency(product.currency)) {
+      r.fail("currency", `"${product.currency}" is not an ISO 4217 currency code this server knows`);
+    }
     if (r.failed) continue;
     const min = product.min_price ?? product.base_price * 0.5;
     const max = product.max_price ?? product.base_price * 2;
