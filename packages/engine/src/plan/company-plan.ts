@@ -12,7 +12,7 @@ import {
   unboundedRulePrice,
 } from "./day-price.js";
 import { dampedPrice, isJump, movesFar } from "./jump-guard.js";
-import { type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
+import { LOWEST_PRICE_DAYS, type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
 
 /** What backs a plan: a loaded policy with the slot it came from, or the rule. */
 export type ActivePolicy =
@@ -34,9 +34,16 @@ export interface PlannedPrice {
   /** Units expected to sell that day, capped by the stock left (4 decimals). */
   readonly expected_units: number;
   readonly expected_revenue: number;
+  /**
+   * The lowest price of the product on the 30 days before `date` (the history's, then the plan's own earlier days);
+   * null where none is known (DESIGN §11).
+   */
+  readonly lowest_price_30d: number | null;
   /** "rule" where the policy does not cover the product or date. */
-  readonly source: PlanSource;
+  readonly source: PlanSource | "override";
   readonly model_id: string | null;
+  /** Present where a partner override is in force on the date (`ProductState.overrides`): its id. */
+  readonly override_id?: string;
   /**
    * Present where an online learner or an advisor priced: units at the 10th / 90th percentile (parameter and
    * sales noise), with p10 <= expected_units <= p90.
@@ -149,6 +156,8 @@ interface Lane {
   stock: number;
   prev: number | null;
   selling: boolean;
+  /** The plan's own prices of the `LOWEST_PRICE_DAYS` days before the one being priced, oldest first. */
+  readonly path: { date: string; price: number }[];
 }
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
@@ -171,6 +180,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     stock: state.stock === null ? Number.POSITIVE_INFINITY : Math.max(0, state.stock),
     prev: state.lastPrice,
     selling: true,
+    path: [],
   }));
   const out: PlannedPrice[] = [];
   const days = daysBetween(today, endDate);
@@ -258,6 +268,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           rule_price: rule,
           expected_units: round4(units),
           expected_revenue: roundToMinor(units * price, state.product.currency),
+          lowest_price_30d: lowestPrice30d(lane, date),
           ...(damped.has(k) ? { jump_damped: true } : {}),
         };
         const explained = input.explain
@@ -268,6 +279,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
                 wanted,
                 capped,
                 price,
+                prev: lane.prev,
                 stock,
                 units,
               }),
@@ -303,9 +315,22 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       }
       lane.stock = Math.max(0, stock - units);
       lane.prev = price;
+      lane.path.push({ date, price });
+      // Only the window the next day's lowest price reads: a long plan stays linear in its days.
+      if (lane.path.length > LOWEST_PRICE_DAYS) lane.path.shift();
     });
   }
   return out;
+}
+
+/** The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before `date`: history, then the plan. */
+function lowestPrice30d(lane: Lane, date: string): number | null {
+  const from = addDays(date, -LOWEST_PRICE_DAYS);
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const seen of [lane.state.recentPrices ?? [], lane.path]) {
+    for (const p of seen) if (p.date >= from && p.date < date) lowest = Math.min(lowest, p.price);
+  }
+  return Number.isFinite(lowest) ? roundToMinor(lowest, lane.state.product.currency) : null;
 }
 
 interface DayPricing {
@@ -317,6 +342,8 @@ interface DayPricing {
   /** Whether the exploration cap or the jump guard moved the pricer's price. */
   readonly capped: boolean;
   readonly price: number;
+  /** The price of the day before (the last price sold at on the plan's first day). */
+  readonly prev: number | null;
   readonly stock: number;
   readonly units: number;
 }
@@ -327,7 +354,7 @@ function explain(state: ProductState, fit: () => FittedDemand | null, day: DayPr
   const se = fitted?.stdErrors.elasticity;
   const base = state.product.base_price;
   // The guardrails or the max daily change where they moved the price; the cap where it alone did.
-  const bound = priceBinding(state, day.wanted ?? day.rawRule, day.price);
+  const bound = priceBinding(state, day.wanted ?? day.rawRule, day.price, day.prev);
   return {
     rule_price: roundToMinor(day.rawRule, state.product.currency),
     weekday_index: round4(state.ruleParams.weekdayIndex[day.weekday] ?? 1),

@@ -57,15 +57,24 @@ export type PriceBinding = "min_price" | "max_price" | "max_daily_change" | "exp
  * nearest `wanted` (DESIGN §11: the grid holds only printable prices, so printing is no constraint). A price at a
  * guardrail's printable end is that guardrail's doing (it also wins when the max daily change cannot hold, and the
  * guardrail is the tighter limit where both reach the same price); a price moved inside them, the max daily
- * change's (also where no printable price lay within it and the nearest beyond it was taken).
+ * change's, also where the price is beyond it from `prev` (no printable price lay within it and the nearest beyond
+ * it was taken).
  */
 export function priceBinding(
   state: ProductState,
   wanted: number,
   price: number,
+  prev: number | null = null,
 ): Exclude<PriceBinding, "exploration_limit"> | null {
   const printed = nearestPrintable(state.format, wanted) ?? wanted;
-  if (Math.abs(price - printed) < 1e-9) return null;
+  const limit = state.product.max_daily_change;
+  if (Math.abs(price - printed) < 1e-9) {
+    // The pricer's own price, yet beyond the max daily change from a price inside the guardrails: no printable
+    // price lay within the limit (the ending won). From a price outside them, the guardrails moved it.
+    const inside = prev !== null && prev >= state.minPrice - 1e-9 && prev <= state.maxPrice + 1e-9;
+    const beyond = limit !== null && prev !== null && Math.abs(price / prev - 1) > limit + 1e-9;
+    return inside && beyond ? "max_daily_change" : null;
+  }
   const atMin = price <= printableAtOrAbove(state.format, state.minPrice) + 1e-9;
   const atMax = price >= (printableAtOrBelow(state.format, state.maxPrice) ?? state.maxPrice) - 1e-9;
   if (atMin && atMax) return wanted > price ? "max_price" : "min_price";

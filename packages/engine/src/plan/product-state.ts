@@ -24,7 +24,7 @@ export interface CatalogProduct {
   readonly season_end: string | null;
   /** ISO timestamp of the row's last update (a newer stock figure than the history's). */
   readonly updated_at: string;
-  /** The product's own price endings (DESIGN §11); absent or null: the company's (`ProductStateOptions`). */
+  /** The price endings that apply to the product (DESIGN §11: its own, else its company's); absent or null: none. */
   readonly price_endings?: readonly string[] | null;
 }
 
@@ -47,13 +47,16 @@ export interface ProductState {
   readonly observedPriceRange?: readonly [number, number];
   /** The selling problem from today on, without demand, on the catalogue grid. */
   readonly setup: ProblemSetup;
+  /** Prices the history charged on the `LOWEST_PRICE_DAYS` days before today (the 30-day lowest price's start). */
+  readonly recentPrices?: readonly { readonly date: string; readonly price: number }[];
 }
+
+/** Days before an item's date its `lowest_price_30d` looks back over (EU Directive 98/6/EC, Art. 6a). */
+export const LOWEST_PRICE_DAYS = 30;
 
 export interface ProductStateOptions {
   /** Selling days priced when a product has no season end. */
   readonly horizonDays: number;
-  /** The company's price endings, for products without their own; absent: none. */
-  readonly priceEndings?: readonly string[] | null;
 }
 
 const MAX_HORIZON = 366;
@@ -91,7 +94,7 @@ export function productState(
   const currency = product.currency;
   const minPrice = roundToMinor(product.min_price ?? 0.5 * product.base_price, currency);
   const maxPrice = roundToMinor(product.max_price ?? 2 * product.base_price, currency);
-  const endings = product.price_endings ?? options.priceEndings ?? null;
+  const endings = product.price_endings ?? null;
   const format = priceFormat(currency, endings);
   const prices = catalogGrid({
     basePrice: product.base_price,
@@ -121,6 +124,11 @@ export function productState(
     minPrice,
     maxPrice,
     format,
+    recentPrices: history.flatMap((r) =>
+      r.product_id === product.product_id && r.date >= addDays(today, -LOWEST_PRICE_DAYS) && r.date < today
+        ? [{ date: r.date, price: r.price }]
+        : [],
+    ),
     ruleParams: ruleParamsFromHistory(history, product.product_id, product.base_price),
     observedPriceRange:
       lo <= hi
