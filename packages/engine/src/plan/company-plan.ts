@@ -12,7 +12,14 @@ import {
   unboundedRulePrice,
 } from "./day-price.js";
 import { dampedPrice, isJump, movesFar } from "./jump-guard.js";
-import { LOWEST_PRICE_DAYS, type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
+import {
+  LOWEST_PRICE_DAYS,
+  narrowedState,
+  overrideOn,
+  type ProductState,
+  seasonLastDay,
+  sellsOn,
+} from "./product-state.js";
 
 /** What backs a plan: a loaded policy with the slot it came from, or the rule. */
 export type ActivePolicy =
@@ -195,13 +202,19 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     // Each lane's candidate first, so the jump guard judges the plan day as a whole.
     const candidates = lanes.map((lane, k) => {
       if (!lane.selling) return null;
-      const { state } = lane;
+      // A partner's override: a pin prices the day as it is; a narrowing prices it inside narrower guardrails.
+      const override = overrideOn(lane.state, date);
+      const state = narrowedState(lane.state, override);
       const stock = lane.stock;
       const rule = boundPrice(
         state,
         ruleRawPrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
         lane.prev,
       );
+      const pin = override?.price ?? null;
+      if (pin !== null) {
+        return { state, override, pin, rule, pick: -1, learned: null, online: null, chosen: pin, capped: false };
+      }
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
       const online = input.learner?.priceOn(state, date, t, stock) ?? null;
@@ -213,12 +226,12 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         chosen = input.advisor === undefined ? picked : input.advisor.cap(state, picked, rule);
         capped = chosen !== picked;
       }
-      return { rule, pick, learned, online, chosen, capped };
+      return { state, override, pin, rule, pick, learned, online, chosen, capped };
     });
     // The jump guard, day by day against the price before (today: the last price served), so a damped jump stays
-    // damped over the run's later days.
+    // damped over the run's later days. A pin is the partner's: the guard never moves it, nor counts it.
     const moves = candidates.flatMap((c, k) =>
-      c !== null && (c.online !== null || c.learned !== null)
+      c !== null && c.pin === null && (c.online !== null || c.learned !== null)
         ? [{ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } }]
         : [],
     );
@@ -228,9 +241,8 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     lanes.forEach((lane, k) => {
       const candidate = candidates[k];
       if (!lane.selling || candidate === null || candidate === undefined) return;
-      const { state } = lane;
+      const { state, override, pin, rule, pick, learned, online } = candidate;
       const stock = lane.stock;
-      const { rule, pick, learned, online } = candidate;
       const chosen = damped.has(k)
         ? dampedPrice({ last: lane.prev, price: candidate.chosen })
         : candidate.chosen;
@@ -240,7 +252,11 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       // What the pricer chose, and the exploration cap's price where it moved it: the binding is read from these.
       let wanted: number | null = null;
       let capped = false;
-      if (online !== null) {
+      if (pin !== null) {
+        wanted = pin;
+        price = pin;
+        units = expectedUnitsOn(state, fit, date, price, stock);
+      } else if (online !== null) {
         wanted = chosen;
         capped = damped.has(k);
         price = boundPrice(state, chosen, lane.prev);
@@ -269,6 +285,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           expected_units: round4(units),
           expected_revenue: roundToMinor(units * price, state.product.currency),
           lowest_price_30d: lowestPrice30d(lane, date),
+          ...(override === undefined ? {} : { override_id: override.override_id }),
           ...(damped.has(k) ? { jump_damped: true } : {}),
         };
         const explained = input.explain
@@ -280,12 +297,29 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
                 capped,
                 price,
                 prev: lane.prev,
+                guardrails: lane.state,
+                pinned: pin !== null,
                 stock,
                 units,
               }),
             }
           : {};
-        if (online !== null) {
+        if (pin !== null) {
+          const band = advisor?.band(state, date, price, stock);
+          out.push({
+            ...row,
+            source: "override",
+            model_id: null,
+            ...(band === undefined
+              ? {}
+              : {
+                  expected_units_p10: Math.min(band.p10, row.expected_units),
+                  expected_units_p90: Math.max(band.p90, row.expected_units),
+                  exploratory: false,
+                }),
+            ...explained,
+          });
+        } else if (online !== null) {
           out.push({
             ...row,
             // Without a model the learner starts from the rule's prices: the rows say no model serves.
@@ -344,6 +378,10 @@ interface DayPricing {
   readonly price: number;
   /** The price of the day before (the last price sold at on the plan's first day). */
   readonly prev: number | null;
+  /** The product's own guardrails, where an override narrowed the state's for the day. */
+  readonly guardrails: Pick<ProductState, "minPrice" | "maxPrice">;
+  /** A partner's pin priced the day: nothing moved it (it wins over the max daily change). */
+  readonly pinned: boolean;
   readonly stock: number;
   readonly units: number;
 }
@@ -354,7 +392,13 @@ function explain(state: ProductState, fit: () => FittedDemand | null, day: DayPr
   const se = fitted?.stdErrors.elasticity;
   const base = state.product.base_price;
   // The guardrails or the max daily change where they moved the price; the cap where it alone did.
-  const bound = priceBinding(state, day.wanted ?? day.rawRule, day.price, day.prev);
+  const guardrail = day.pinned ? null : priceBinding(state, day.wanted ?? day.rawRule, day.price, day.prev);
+  // A guardrail an override narrowed is the override's doing.
+  const bound =
+    (guardrail === "min_price" && state.minPrice > day.guardrails.minPrice + 1e-9) ||
+    (guardrail === "max_price" && state.maxPrice < day.guardrails.maxPrice - 1e-9)
+      ? "override"
+      : guardrail;
   return {
     rule_price: roundToMinor(day.rawRule, state.product.currency),
     weekday_index: round4(state.ruleParams.weekdayIndex[day.weekday] ?? 1),

@@ -49,8 +49,11 @@ function ruleAsks(
   );
 }
 
-/** Which constraint moved a price: a guardrail, the max daily change, or the exploration cap on a policy's price. */
-export type PriceBinding = "min_price" | "max_price" | "max_daily_change" | "exploration_limit";
+/**
+ * Which constraint moved a price: a guardrail, the max daily change, the exploration cap on a policy's price, or a
+ * partner override's narrowing of the guardrails.
+ */
+export type PriceBinding = "min_price" | "max_price" | "max_daily_change" | "exploration_limit" | "override";
 
 /**
  * Which of `boundPrice`'s limits moved `wanted` to `price` (its result): null when the price is the printable price
@@ -65,7 +68,7 @@ export function priceBinding(
   wanted: number,
   price: number,
   prev: number | null = null,
-): Exclude<PriceBinding, "exploration_limit"> | null {
+): Exclude<PriceBinding, "exploration_limit" | "override"> | null {
   const printed = nearestPrintable(state.format, wanted) ?? wanted;
   const limit = state.product.max_daily_change;
   if (Math.abs(price - printed) < 1e-9) {

@@ -259,3 +259,96 @@ describe("lowest_price_30d", () => {
     expect(rows.map((r) => r.lowest_price_30d)).toEqual([null, 1.234]);
   });
 });
+
+describe("partner overrides in the plan (DESIGN §11)", () => {
+  const product: CatalogProduct = {
+    product_id: "o",
+    currency: "EUR",
+    base_price: 10,
+    unit_cost: 2,
+    min_price: null,
+    max_price: null,
+    max_daily_change: 0.05,
+    stock: null,
+    season_end: null,
+    updated_at: "2026-01-01T00:00:00.000Z",
+    price_endings: [".99", ".49"],
+  };
+  const history: SalesRow[] = Array.from({ length: 20 }, (_, d) => ({
+    date: addDays(TODAY, d - 20),
+    product_id: "o",
+    price: d % 2 === 0 ? 9.99 : 10.49,
+    units_sold: 5 + (d % 3),
+    stock_on_hand: null,
+  }));
+  const state: ProductState = {
+    ...productState(product, history, TODAY, { horizonDays: 30 }),
+    overrides: [
+      {
+        override_id: "ovr_pin",
+        start_date: addDays(TODAY, 2),
+        end_date: addDays(TODAY, 3),
+        price: 14.99,
+        min_price: null,
+        max_price: null,
+      },
+      {
+        override_id: "ovr_narrow",
+        start_date: addDays(TODAY, 6),
+        end_date: addDays(TODAY, 9),
+        price: null,
+        min_price: 6,
+        max_price: 8.49,
+      },
+    ],
+  };
+
+  for (const online of [true, false]) {
+    it(`prices a pin as pinned (source override), whatever the max daily change, and a narrowing inside it (${online ? "learner" : "rule"})`, () => {
+      const rows = planWithLearning({
+        today: TODAY,
+        startDate: TODAY,
+        endDate: addDays(TODAY, 12),
+        products: [state],
+        active: RULE,
+        history,
+        exploration: "free",
+        seed: "overrides",
+        online,
+        explain: true,
+      });
+      const on = (day: number) => rows.find((r) => r.date === addDays(TODAY, day));
+      for (const day of [2, 3]) {
+        expect(on(day)).toMatchObject({
+          price: 14.99,
+          source: "override",
+          model_id: null,
+          override_id: "ovr_pin",
+        });
+        expect(on(day)?.explanation?.binding).toBeNull();
+      }
+      // The day after the pin moves from it within the max daily change (or the ending's nearest step).
+      const after = on(4)?.price ?? 0;
+      expect(after).toBeLessThan(14.99);
+      expect(after).toBeGreaterThanOrEqual(13.99);
+      for (const day of [6, 7, 8, 9]) {
+        const r = on(day);
+        expect(r?.override_id).toBe("ovr_narrow");
+        expect(r?.source).not.toBe("override");
+        expect(r?.price).toBeGreaterThanOrEqual(6);
+        expect(r?.price).toBeLessThanOrEqual(8.49);
+      }
+      // Prices were well above 8.49 before the narrowing: its max is what moved them.
+      expect(on(6)?.explanation?.binding).toBe("override");
+      expect(rows.filter((r) => r.override_id === undefined).map((r) => r.date)).toEqual(
+        [0, 1, 4, 5, 10, 11, 12].map((d) => addDays(TODAY, d)),
+      );
+      checkRows(
+        { ...state, overrides: [] },
+        rows.filter(
+          (r) => r.override_id === undefined && r.date !== addDays(TODAY, 4) && r.date !== addDays(TODAY, 10),
+        ),
+      );
+    });
+  }
+});

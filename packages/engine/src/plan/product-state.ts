@@ -28,6 +28,20 @@ export interface CatalogProduct {
   readonly price_endings?: readonly string[] | null;
 }
 
+/**
+ * A partner's override of one product's price over dates (DESIGN §11): a pin (`price`) or a narrowing of the
+ * guardrails (`min_price` / `max_price`), in currency units; the server checks it is printable and inside them.
+ */
+export interface PriceOverride {
+  readonly override_id: string;
+  /** Inclusive dates. */
+  readonly start_date: string;
+  readonly end_date: string;
+  readonly price: number | null;
+  readonly min_price: number | null;
+  readonly max_price: number | null;
+}
+
 /** What pricing needs to know about one product on a company's today. */
 export interface ProductState {
   readonly product: CatalogProduct;
@@ -47,6 +61,8 @@ export interface ProductState {
   readonly observedPriceRange?: readonly [number, number];
   /** The selling problem from today on, without demand, on the catalogue grid. */
   readonly setup: ProblemSetup;
+  /** The partner's overrides of the product, none overlapping another; absent: none. */
+  readonly overrides?: readonly PriceOverride[];
   /** Prices the history charged on the `LOWEST_PRICE_DAYS` days before today (the 30-day lowest price's start). */
   readonly recentPrices?: readonly { readonly date: string; readonly price: number }[];
 }
@@ -162,6 +178,25 @@ function widestStep(prices: readonly number[]): number {
   for (let i = 1; i < prices.length; i++)
     widest = Math.max(widest, (prices[i] ?? 0) / (prices[i - 1] ?? 1) - 1);
   return widest;
+}
+
+/** The override in force on `date`, if any. */
+export function overrideOn(state: ProductState, date: string): PriceOverride | undefined {
+  return state.overrides?.find((o) => o.start_date <= date && date <= o.end_date);
+}
+
+/**
+ * The state on a day an override narrows (its `min_price` / `max_price` inside the guardrails): the guardrails
+ * narrowed, so the learner, the rule and `boundPrice` all price inside them. The state itself elsewhere.
+ */
+export function narrowedState(state: ProductState, override: PriceOverride | undefined): ProductState {
+  if (override === undefined || override.price !== null) return state;
+  if (override.min_price === null && override.max_price === null) return state;
+  return {
+    ...state,
+    minPrice: Math.max(state.minPrice, override.min_price ?? state.minPrice),
+    maxPrice: Math.min(state.maxPrice, override.max_price ?? state.maxPrice),
+  };
 }
 
 /** Whether a product can still sell on `date` (its season has not ended). */
