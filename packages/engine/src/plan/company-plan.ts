@@ -213,7 +213,17 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       );
       const pin = override?.price ?? null;
       if (pin !== null) {
-        return { state, override, pin, rule, pick: -1, learned: null, online: null, chosen: pin, capped: false };
+        return {
+          state,
+          override,
+          pin,
+          rule,
+          pick: -1,
+          learned: null,
+          online: null,
+          chosen: pin,
+          capped: false,
+        };
       }
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
