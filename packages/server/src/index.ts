@@ -74,6 +74,7 @@ export {
   type IdempotencyKeysRepository,
 } from "./repositories/idempotency-keys.js";
 export { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
+export type { CatalogRow } from "./repositories/products.js";
 export { createProductRepository, type ProductRepository } from "./repositories/products.js";
 export { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
 export { createSalesRepository, type SalesRepository } from "./repositories/sales.js";

@@ -121,6 +121,8 @@ function toRecommendation(p: PlannedPrice): ComputeResponse["recommendations"][n
     expected_revenue: p.expected_revenue,
     source: p.source,
     model_id: p.model_id,
+    override_id: p.override_id ?? null,
+    lowest_price_30d: p.lowest_price_30d,
     expected_units_p10: p.expected_units_p10 ?? null,
     expected_units_p90: p.expected_units_p90 ?? null,
     exploratory: p.exploratory ?? null,
