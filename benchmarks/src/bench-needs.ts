@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server";
+import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server/testing";
 import type { Need } from "./bench-entries.js";
 import { chromiumPath } from "./headless-chromium.js";
 
