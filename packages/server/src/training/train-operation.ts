@@ -76,6 +76,7 @@ export async function runTrainOperation(
           companyId: op.company_id,
           autoApprove: input.auto_approve === true,
           ...(input.approve_if === "safety_gate" ? { approveIf: passesSafetyGate } : {}),
+          ...(input.as_of === undefined ? {} : { today: input.as_of }),
           ...(input.by === undefined ? {} : { by: input.by }),
         },
         {
