@@ -12,6 +12,7 @@ import { createDatabase, type Db } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { openPolicyStore } from "./db/open-policy-store.js";
 import type { JobQueue } from "./jobs/job-queue.js";
+import { settleOrphanedTrainings } from "./jobs/settle-orphaned-trainings.js";
 import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
 import { type BacktestsRepository, createBacktestsRepository } from "./repositories/backtests.js";
@@ -268,6 +269,10 @@ export async function createServerContext(
         return closed;
       },
     };
+    // On PostgreSQL the queue retries a dead worker's job; on SQLite nothing would.
+    if (config.databaseUrl === undefined) {
+      await settleOrphanedTrainings({ operations: ctx.repositories.operations, store, logger });
+    }
     return ctx;
   } catch (error) {
     await closeStore();
