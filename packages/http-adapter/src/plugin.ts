@@ -58,6 +58,12 @@ export interface PricingApiOptions {
   idempotency?: IdempotencyOptions;
   /** The host's errors with an API meaning (a busy database: 503 `unavailable`), checked before the 500. */
   translateError?: ErrorTranslator;
+  /**
+   * The scheme, host, port and path prefix partners reach the API at (`https://api.example.com`), with which every
+   * absolute URL the API writes (a 202's `Location`) begins; read per request, as a host learns its listening
+   * address once it listens. Never the request's `Host`, which the client chooses. Absent: those URLs are relative.
+   */
+  publicUrl?: () => string;
 }
 
 /**
@@ -138,6 +144,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     pricing: options.pricing,
     bodyLimit,
     limits,
+    publicUrl: () => (options.publicUrl?.() ?? "").replace(/\/+$/, ""),
     tokenLimits: {
       perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`, storeHealth),
       perKey: createRateLimitCheck(

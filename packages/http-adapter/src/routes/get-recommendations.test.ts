@@ -37,6 +37,8 @@ const read: RecommendationsResponse = {
       expected_units_p10: 8,
       expected_units_p90: 17,
       exploratory: false,
+      override_id: null,
+      lowest_price_30d: 18.99,
       expected_revenue: 241.68,
       source: "approved",
       model_id: "mdl_3",

@@ -19,6 +19,7 @@ import * as recommendationExplanations from "./migrations/0011-recommendation-ex
 import * as promotions from "./migrations/0012-promotions.js";
 import * as backtests from "./migrations/0013-backtests.js";
 import * as companyEvents from "./migrations/0015-company-events.js";
+import * as printablePrices from "./migrations/0018-printable-prices.js";
 import type { Database } from "./schema.js";
 
 /** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0012-promotions": promotions,
   "0013-backtests": backtests,
   "0015-company-events": companyEvents,
+  "0018-printable-prices": printablePrices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

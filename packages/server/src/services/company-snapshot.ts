@@ -1,5 +1,6 @@
 import {
   addDays,
+  type CatalogProduct,
   type SalesRow as EngineSalesRow,
   type FitSource,
   type ProductState,
@@ -7,6 +8,8 @@ import {
 } from "@pricing/engine";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow, SalesRow } from "../db/schema.js";
+import { readEndings } from "../repositories/price-endings-column.js";
+import type { CatalogRow } from "../repositories/products.js";
 import { companyToday } from "./company-today.js";
 
 export interface CompanySnapshot {
@@ -27,6 +30,15 @@ export function engineSalesRow(s: SalesRow): EngineSalesRow {
     stock_on_hand: s.stock_on_hand,
     promoted: s.promoted,
   };
+}
+
+/**
+ * The company's products as the engine prices them: each with the price endings that apply to it (its own, else
+ * its company's; DESIGN §11), the one place the two are resolved.
+ */
+export function catalogProducts(company: CompanyRow, rows: readonly CatalogRow[]): CatalogProduct[] {
+  const endings = readEndings(company.price_endings);
+  return rows.map((r) => ({ ...r, price_endings: r.price_endings ?? endings }));
 }
 
 /**
@@ -55,7 +67,9 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
   return {
     company,
     today,
-    products: rows.map((r) => productState(r, byProduct.get(r.product_id) ?? [], today, options)),
+    products: catalogProducts(company, rows).map((r) =>
+      productState(r, byProduct.get(r.product_id) ?? [], today, options),
+    ),
     history,
   };
 }
