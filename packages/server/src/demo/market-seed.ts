@@ -41,7 +41,7 @@ export function marketCsv(market: Market, currency: string): { products: string;
       p.setup.maxDailyChange,
       p.setup.stock,
       p.setup.stock === null ? null : seasonEnd,
-      // price_endings: the company's setting applies.
+      // price_endings: none of its own; the company's setting applies.
       null,
     ]),
   );
