@@ -1,8 +1,8 @@
 /**
- * `pnpm bench:smoke [--only NAME,...] [--jobs N] [--verbose]`: every benchmark entry point (`bench-entries.ts`) at a size of
- * seconds, so a benchmark that no longer starts is seen in CI. Fails when an entry exits non-zero (or runs past
- * its timeout) or when a quality figure falls past its floor (`smoke-floors.ts`). Entries whose needs are missing
- * (PostgreSQL, wrk, a build) are skipped with the reason printed. Timings are printed, never asserted.
+ * `pnpm bench:smoke [--only NAME,...] [--jobs N] [--verbose]`: every benchmark entry point (`bench-entries.ts`) at
+ * a size of seconds, so a benchmark that no longer starts is seen in CI. Fails when an entry exits non-zero (or
+ * runs past its timeout) or when a quality figure falls past its floor (`smoke-floors.ts`). Entries whose needs are
+ * missing (PostgreSQL, wrk, a build) are skipped with the reason printed. Timings are printed, never asserted.
  */
 import { parseArgs } from "node:util";
 import { BENCH_ENTRIES, type BenchEntry } from "./bench-entries.js";
