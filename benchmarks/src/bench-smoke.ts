@@ -19,6 +19,17 @@ const TAIL_LINES = 40;
  */
 const DEFAULT_JOBS = 3;
 
+/**
+ * What to show of a failed run's output: from its first error line on (a thrown error's message and stack, not the
+ * object dump Node may print after it), else its last lines.
+ */
+export function failureExcerpt(output: string): string[] {
+  const lines = output.trimEnd().split("\n");
+  if (lines.join("") === "") return [];
+  const first = lines.findIndex((l) => /^\s*(\w*Error\b|error:)/.test(l));
+  return first >= 0 ? lines.slice(first, first + TAIL_LINES) : lines.slice(-TAIL_LINES);
+}
+
 /** The smoke's verdict on one entry: why it failed, or null. */
 export function entryFailure(outcome: EntryOutcome, floors: readonly FloorCheck[]): string | null {
   if (outcome.status === "skipped") return null;
@@ -45,8 +56,8 @@ async function smokeEntry(entry: BenchEntry, verbose: boolean): Promise<Report> 
   const floors = checkFloors(entry.name, outcome.json);
   const failure = entryFailure(outcome, floors);
   let block = `${head}  ${failure ?? "ok"} in ${outcome.seconds.toFixed(1)} s\n`;
-  const tail = outcome.output.trimEnd().split("\n").slice(-TAIL_LINES);
-  if (failure !== null && tail.join("") !== "") block += `${tail.map((l) => `  | ${l}`).join("\n")}\n`;
+  const excerpt = failureExcerpt(outcome.output);
+  if (failure !== null && excerpt.length > 0) block += `${excerpt.map((l) => `  | ${l}`).join("\n")}\n`;
   process.stdout.write(block);
   return {
     row: [entry.name, failure === null ? "ok" : "FAILED", outcome.seconds.toFixed(1), failure ?? ""],
