@@ -63,6 +63,23 @@ module.exports = {
       to: { path: ["^packages/(?!client/)", "^packages/client/src/codegen/"] },
     },
     {
+      name: "server-services-below-training-below-jobs",
+      severity: "error",
+      comment:
+        "Inside the server, services/ (one operation or read each) sit below training/ (admission and runs of a " +
+        "training), which sits below jobs/ (queued and scheduled work): a lower layer never imports a higher one, " +
+        "so a training is admitted in one place whoever asks for it and no folder cycle can return.",
+      from: { path: "^packages/server/src/(services|training)/", pathNot: TEST },
+      to: { path: "^packages/server/src/(jobs|console|cli)/" },
+    },
+    {
+      name: "server-services-do-not-import-training",
+      severity: "error",
+      comment: "A service that trains would bypass the admission in training/; the API's train lives there.",
+      from: { path: "^packages/server/src/services/", pathNot: TEST },
+      to: { path: "^packages/server/src/training/" },
+    },
+    {
       name: "nothing-imports-benchmarks",
       severity: "error",
       comment: "Benchmarks measure the packages from outside; code that imports them would ship a benchmark.",

@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "insufficient_history"
+  | "answer_too_large"
   | "headers_too_large"
   | "rate_limited"
   | "internal_error"

@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Compute RL recommendations on demand
-         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting. Limited per partner to 60 per minute (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After. A request holds its slot until its answer is sent or its client goes away (a client timeout, a closed connection), whichever comes first; a compute whose client goes away is cancelled.
+         * @description Synchronous and expensive; prefer reading persisted runs. dry_run computes without persisting. An answer over the server's size limit (products x days, each explained price counting twice; 40,000 by default) is refused before planning with 422 answer_too_large: ask for fewer days at a time (start_date, end_date). Limited per partner to 60 per minute (counted apart from the other calls), and to 2 compute or train requests in flight per partner (4 on the server); beyond either, 429 rate_limited with Retry-After. A request holds its slot until its answer is sent or its client goes away (a client timeout, a closed connection), whichever comes first; a compute whose client goes away is cancelled.
          */
         post: operations["computeRecommendations"];
         delete?: never;
@@ -339,7 +339,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "override_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "override_overlap" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "override_outside_guardrails" | "override_not_printable" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "override_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "override_overlap" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "override_outside_guardrails" | "override_not_printable" | "answer_too_large" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -1014,7 +1014,7 @@ export interface components {
             /** @description Why it failed (the code the synchronous call would have answered with), once failed. */
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "override_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "override_overlap" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "override_outside_guardrails" | "override_not_printable" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "override_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "override_overlap" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "override_outside_guardrails" | "override_not_printable" | "answer_too_large" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 message: string;
             } | null;
         };
@@ -1745,7 +1745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code idempotency_key_reused. */
+            /** @description Error envelope with code answer_too_large or idempotency_key_reused. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1843,7 +1843,7 @@ export interface operations {
             /** @description Queued (`Prefer: respond-async`): the operation, to poll at `Location`. */
             202: {
                 headers: {
-                    /** @description URL of the operation: `{base}/v2/operations/{operation_id}`. */
+                    /** @description URL of the operation, `{base}/v2/operations/{operation_id}`, beginning with the server's configured public URL (never the request's Host). */
                     Location?: string;
                     /** @description `respond-async` (RFC 7240). */
                     "Preference-Applied"?: "respond-async";

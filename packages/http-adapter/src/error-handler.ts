@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ClientGoneError } from "./client-gone.js";
 import { ApiError, codeToStatus, DEFAULT_RETRY_AFTER_SECONDS, toEnvelope } from "./errors.js";
 import { methodNotAllowed, trackAllowedMethods } from "./method-not-allowed.js";
+import { describeValidation, type ValidationIssue } from "./validation-message.js";
 
 const FASTIFY_CODES: Record<string, ApiError["code"]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
@@ -33,20 +34,6 @@ const FRAMEWORK_STATUS_CODES: readonly ApiError["code"][] = [
   "rate_limited",
   "unavailable",
 ];
-
-interface ValidationIssue {
-  instancePath?: string;
-  message?: string;
-}
-
-function describeValidation(context: string | undefined, issues: readonly ValidationIssue[]): string {
-  const parts = issues.slice(0, 5).map((issue) => {
-    const path = (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
-    const where = [context ?? "request", path].filter((p) => p.length > 0).join(".");
-    return `${where}: ${issue.message ?? "is invalid"}`;
-  });
-  return `Invalid request: ${parts.join("; ")}`;
-}
 
 function sizeText(bytes: number): string {
   return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;

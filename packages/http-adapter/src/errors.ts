@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   "rollback_target_invalid",
   "override_outside_guardrails",
   "override_not_printable",
+  "answer_too_large",
   "headers_too_large",
   "rate_limited",
   "internal_error",
@@ -81,6 +82,7 @@ export function codeToStatus(code: ErrorCode): number {
     case "rollback_target_invalid":
     case "override_outside_guardrails":
     case "override_not_printable":
+    case "answer_too_large":
       return 422;
     case "headers_too_large":
       return 431;
@@ -123,6 +125,8 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
     "This Idempotency-Key was already used with another request (method, path or body); use a new key.",
   rollback_target_invalid:
     "model_id was never approved for this company, or its artifact no longer loads; see GET /v2/model/history.",
+  answer_too_large:
+    "The answer would hold more prices than the server's limit; ask for fewer days (start_date, end_date).",
   payload_too_large: "The request body is too large.",
   unsupported_media_type: "The request body must be application/json.",
   insufficient_history: "The company has too little sales history to fit a model.",

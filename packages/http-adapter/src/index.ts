@@ -47,4 +47,11 @@ export * from "./schemas/overrides.js";
 export * from "./schemas/recommendations.js";
 export * from "./schemas/runs.js";
 export * from "./schemas/webhooks.js";
-export type { AuthService, PricingService, Principal, ReadinessCheck, RequestContext } from "./services.js";
+export type {
+  AuthService,
+  PricingService,
+  Principal,
+  ReadinessCheck,
+  RequestContext,
+  TaggedJson,
+} from "./services.js";

@@ -189,7 +189,9 @@ function addAsyncResponseHeaders(document: OpenApiDocument): OpenApiDocument {
       if (accepted === undefined) continue;
       accepted.headers = {
         Location: {
-          description: "URL of the operation: `{base}/v2/operations/{operation_id}`.",
+          description:
+            "URL of the operation, `{base}/v2/operations/{operation_id}`, beginning with the server's configured " +
+            "public URL (never the request's Host).",
           schema: { type: "string", format: "uri" },
         },
         "Preference-Applied": {

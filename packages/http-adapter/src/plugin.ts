@@ -18,6 +18,7 @@ import {
   rateLimitsSchema,
   type SharedRateLimitStore,
 } from "./rate-limits.js";
+import { requestLogController } from "./request-log.js";
 import { registerAuthToken } from "./routes/auth-token.js";
 import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
 import { registerGetModel } from "./routes/get-model.js";
@@ -58,6 +59,12 @@ export interface PricingApiOptions {
   idempotency?: IdempotencyOptions;
   /** The host's errors with an API meaning (a busy database: 503 `unavailable`), checked before the 500. */
   translateError?: ErrorTranslator;
+  /**
+   * The scheme, host, port and path prefix partners reach the API at (`https://api.example.com`), with which every
+   * absolute URL the API writes (a 202's `Location`) begins; read per request, as a host learns its listening
+   * address once it listens. Never the request's `Host`, which the client chooses. Absent: those URLs are relative.
+   */
+  publicUrl?: () => string;
 }
 
 /**
@@ -76,7 +83,7 @@ export function adapterServerOptions(): Pick<
   return {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: "request_id" }),
+    logController: requestLogController(LogController),
     bodyLimit: DEFAULT_BODY_LIMIT,
     frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
     clientErrorHandler,
@@ -138,6 +145,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     pricing: options.pricing,
     bodyLimit,
     limits,
+    publicUrl: () => (options.publicUrl?.() ?? "").replace(/\/+$/, ""),
     tokenLimits: {
       perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`, storeHealth),
       perKey: createRateLimitCheck(

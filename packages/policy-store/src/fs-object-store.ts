@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rmdir, stat, unlink } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, readFile, rename, rmdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { sweepStaleLock, withFileLock } from "./file-lock.js";
 import {
@@ -9,6 +9,10 @@ import {
   PreconditionFailedError,
   type PutCondition,
 } from "./object-store.js";
+
+/** Modes of the store's files and of the folders it creates. */
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
 
 /** Points of a write at which a crash-test hook may run (and kill the process). */
 export type WriteStep =
@@ -217,8 +221,11 @@ export class FsObjectStore implements ObjectStore {
   private async writeAtomic(key: string, path: string, body: Uint8Array): Promise<void> {
     tempCounter += 1;
     const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${tempCounter}`);
-    const handle = await open(temp, "wx");
+    // Artifacts are the company's trained policies: owner-only, whatever the umask (chmod, as open's mode only
+    // ever loses bits to it).
+    const handle = await open(temp, "wx", PRIVATE_FILE_MODE);
     try {
+      await handle.chmod(PRIVATE_FILE_MODE);
       await handle.writeFile(body);
       this.step("temp-written", key);
       if (this.fsync) await handle.sync();
@@ -239,11 +246,12 @@ export class FsObjectStore implements ObjectStore {
 
   /** mkdir -p that also fsyncs each parent whose entry it creates, so new folders survive power loss. */
   private async ensureDir(dir: string): Promise<void> {
-    const created = await mkdir(dir, { recursive: true });
+    const created = await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     if (created === undefined) return;
     let current = dir;
     const toSync: string[] = [];
     while (current.length >= created.length) {
+      await chmod(current, PRIVATE_DIR_MODE);
       current = dirname(current);
       toSync.push(current);
     }

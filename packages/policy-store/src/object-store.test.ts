@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LockTimeoutError } from "./file-lock.js";
@@ -108,6 +108,29 @@ describe("FsObjectStore on disk", () => {
     expect(readdirSync(join(store.root, "d"))).toEqual(["x.json"]);
     writeFileSync(join(store.root, "d", ".x.json.tmp-1-1"), "partial");
     expect(await store.list("d/")).toEqual(["d/x.json"]);
+  });
+
+  it("writes its objects 0600 and the folders it creates 0700, whatever the umask", async () => {
+    const temp = makeTempDir("private");
+    cleanups.push(temp.remove);
+    const store = new FsObjectStore({ root: join(temp.dir, "artifacts") });
+    const before = process.umask(0o000);
+    try {
+      await store.put("companies/c1/models/m1/weights.bin", bytes("weights"));
+      await store.put("companies/c1/slots.json", bytes("{}"));
+    } finally {
+      process.umask(before);
+    }
+    const mode = (path: string) => (statSync(join(temp.dir, path)).mode & 0o777).toString(8);
+    for (const dir of ["artifacts", "artifacts/companies", "artifacts/companies/c1/models/m1"]) {
+      expect(mode(dir), dir).toBe("700");
+    }
+    for (const file of [
+      "artifacts/companies/c1/models/m1/weights.bin",
+      "artifacts/companies/c1/slots.json",
+    ]) {
+      expect(mode(file), file).toBe("600");
+    }
   });
 
   it("list sweeps temporary and candidate-lock files left by killed writers, once old", async () => {

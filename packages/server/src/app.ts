@@ -2,14 +2,15 @@ import { adapterServerOptions, logSerializers, type PricingService, pricingApi }
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import pino, { type DestinationStream } from "pino";
 import type { Config } from "./config.js";
+import { guardConnections } from "./connection-guard.js";
 import type { ConsoleListener } from "./console/console-app.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
 import { databaseBusyAsApiError } from "./db/database-busy.js";
 import { installHttpMetrics } from "./metrics/http-metrics.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
+import { createPricingService } from "./pricing-service.js";
 import { openRateLimitStore } from "./rate-limit-redis.js";
-import { createPricingService } from "./services/pricing-service.js";
 
 export interface AppOptions extends Omit<ServerContextOptions, "logger"> {
   /** Where JSON log lines go (default stdout); tests capture them here. */
@@ -51,6 +52,14 @@ function receivingBounds(config: Config) {
   };
 }
 
+/** `http://host:port` of the API's listener (the port it was given, before it listens). */
+function listeningUrl(app: FastifyInstance, config: Config): string {
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
+}
+
 /** The composition root: logger, context, Fastify with the adapter plugin. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = pino(
@@ -67,6 +76,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...receivingBounds(config),
   });
   app.server.maxConnections = config.maxConnections;
+  guardConnections(app.server, {
+    silentMs: config.silentConnectionTimeoutMs,
+    perAddress: config.maxConnectionsPerAddress,
+  });
   try {
     let closing = false;
     app.addHook("preClose", (done) => {
@@ -91,6 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       idempotency: { store: ctx.repositories.idempotencyKeys, clock: ctx.clock },
       rateLimitStore: rateLimitStore.store,
       translateError: databaseBusyAsApiError,
+      publicUrl: () => config.publicUrl ?? listeningUrl(app, config),
     });
     await app.ready();
   } catch (error) {
@@ -142,12 +156,9 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     await built.close();
     throw error;
   }
-  const address = built.app.server.address();
-  const port = typeof address === "object" && address !== null ? address.port : config.port;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {
     ...built,
-    url: `http://${host}:${port}`,
+    url: listeningUrl(built.app, config),
     metricsUrl: metrics?.url ?? null,
     consoleUrl: operatorConsole?.url ?? null,
     async close() {

@@ -5,7 +5,7 @@ import { isLoopbackHost } from "./console/loopback-host.js";
 
 /**
  * One setting, declared once: its schema, the environment variable (and CLI flag) it is read from, and what the
- * README's Configuration table says about it. `loadConfig`, the CLI flags and `config-docs.test.ts` all read
+ * Configuration table in docs/configuration.md says about it. `loadConfig`, the CLI flags and `config-docs.test.ts` all read
  * these declarations, so a setting cannot be added without the test asking for its README row.
  */
 export interface SettingSpec {
@@ -17,11 +17,11 @@ export interface SettingSpec {
   flag?: string;
   /** The variable's or flag's text to the schema's input; default: the text as it is. */
   fromText?: (text: string) => unknown;
-  /** The default as the README states it, where the schema's default is derived or not a plain value. */
+  /** The default as docs/configuration.md states it, where the schema's default is derived or not a plain value. */
   documentedDefault?: string;
   /** Defaults of one command (by its path, e.g. `demo`), under the environment. */
   commandDefaults?: Readonly<Record<string, unknown>>;
-  /** One line for the README table and the flag's `--help`. */
+  /** One line for docs/configuration.md's table and the flag's `--help`. */
   description: string;
 }
 
@@ -76,6 +76,17 @@ const serverSettings = {
     env: "PRICING_HOST",
     flag: "--host <host>",
     description: "interface the API listens on",
+  },
+  publicUrl: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .refine((url) => !/[?#]/.test(url), "must have no query or fragment")
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional(),
+    env: "PRICING_PUBLIC_URL",
+    documentedDefault: "the listening address (`http://<host>:<port>`)",
+    description:
+      "where partners reach the API (`https://api.example.com`, with a path prefix if a proxy adds one): every absolute URL the API writes (a 202's `Location`) begins with it, never with the request's `Host`",
   },
   port: {
     schema: z.number().int().min(0).max(65535).default(8080),
@@ -192,6 +203,20 @@ const serverSettings = {
     env: "PRICING_MAX_CONNECTIONS",
     fromText: Number,
     description: "open connections the server holds at once; one more is closed as soon as it is accepted",
+  },
+  maxConnectionsPerAddress: {
+    schema: z.number().int().min(1).max(1_000_000).default(128),
+    env: "PRICING_MAX_CONNECTIONS_PER_ADDRESS",
+    fromText: Number,
+    description:
+      "open connections one client address may hold, so that one client cannot take every connection (health probes included); one more is closed as soon as it is accepted. Behind a reverse proxy, every connection has the proxy's address: keep the proxy's pool below it",
+  },
+  silentConnectionTimeoutMs: {
+    schema: z.number().int().min(1).max(600_000).default(3_000),
+    env: "PRICING_SILENT_CONNECTION_TIMEOUT_MS",
+    fromText: Number,
+    description:
+      "milliseconds a new connection may stay open without sending a byte; then it is closed without an answer (a client that sent part of its headers has `headersTimeoutMs`)",
   },
   trustProxy: {
     schema: z.union([z.boolean(), z.string().min(1)]).default(false),
@@ -331,11 +356,18 @@ const pricingSettings = {
     description: "seconds between a worker's sweeps for expired jobs (which then retry)",
   },
   planThreads: {
-    schema: z.number().int().min(1).max(64).default(1),
+    schema: z.number().int().min(1).max(64).default(2),
     env: "PRICING_PLAN_THREADS",
     fromText: Number,
     description:
-      "worker threads that plan computes and nightly runs (the policy's forward passes, the demand fit) off the event loop; each keeps its own cache of loaded policies. 1 leaves a core to the API on 2 cores",
+      "worker threads that plan computes and nightly runs (the policy's forward passes, the demand fit) off the event loop; each keeps its own cache of loaded policies. Waiting plans are taken round-robin between partners, so with 2 one partner's large compute cannot hold another's small one",
+  },
+  computeMaxPrices: {
+    schema: z.number().int().min(1).max(10_000_000).default(40_000),
+    env: "PRICING_COMPUTE_MAX_PRICES",
+    fromText: Number,
+    description:
+      "largest compute answer, in prices (products x days, each explained price counting twice); a larger compute is refused with 422 `answer_too_large` before it is planned (ask for fewer days: start_date/end_date)",
   },
   artifactsDir: {
     schema: z.string().min(1).optional(),
@@ -420,7 +452,7 @@ export interface ConfigSetting extends SettingSpec {
   path: SettingPath;
 }
 
-/** Every setting, server ones first, in the README table's order. */
+/** Every setting, server ones first, in docs/configuration.md's table order. */
 export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
   ...Object.entries(serverSettings).map(([key, s]): ConfigSetting => ({ ...s, path: key as SettingPath })),
   ...Object.entries(pricingSettings).map(

@@ -58,7 +58,7 @@ export {
   runNightlyBatch,
 } from "./jobs/nightly-batch.js";
 export { type JobsRole, startJobs } from "./jobs/start-jobs.js";
-export { type TrainCompanyPayload, trainCompany } from "./jobs/train-company.js";
+export { createPricingService } from "./pricing-service.js";
 export {
   type BacktestsRepository,
   createBacktestsRepository,
@@ -98,7 +98,6 @@ export { getOperation, toOperation } from "./services/get-operation.js";
 export { listRuns } from "./services/list-runs.js";
 export { modelHistory } from "./services/model-history.js";
 export { modelReport } from "./services/model-report.js";
-export { createPricingService } from "./services/pricing-service.js";
 export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
 export { rollbackModel } from "./services/rollback-model.js";
@@ -108,7 +107,8 @@ export {
   type BacktestResult,
   runBacktest,
 } from "./services/run-backtest.js";
-export { type TrainModelOptions, trainModel, trainModelAsync } from "./services/train-model.js";
+export { type TrainCompanyPayload, trainCompany } from "./training/train-company.js";
+export { type TrainModelOptions, trainModel, trainModelAsync } from "./training/train-model.js";
 export {
   type StopWebhookDispatcher,
   startWebhookDispatcher,

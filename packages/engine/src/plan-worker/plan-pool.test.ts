@@ -203,6 +203,31 @@ describe("the planning pool", () => {
     }
   }, 60_000);
 
+  it("takes waiting plans round-robin between queues: one queue's many plans do not hold another's", async () => {
+    const solo = createPlanPool({ size: 1 });
+    try {
+      const done: string[] = [];
+      const plan = (name: string, queue: string, days: number) =>
+        solo.plan(ruleJob(days), queue === "" ? {} : { queue }).then(() => done.push(name));
+      // A's first plan takes the one thread; three more of A's and one of B's wait behind it.
+      const all = [
+        plan("a1", "a", 60),
+        plan("a2", "a", 60),
+        plan("a3", "a", 60),
+        plan("a4", "a", 60),
+        plan("b1", "b", 5),
+      ];
+      await Promise.all(all);
+      expect(done).toEqual(["a1", "b1", "a2", "a3", "a4"]);
+      // Without a queue, every plan shares one: in order.
+      done.length = 0;
+      await Promise.all([plan("x1", "", 5), plan("x2", "", 5)]);
+      expect(done).toEqual(["x1", "x2"]);
+    } finally {
+      await solo.close();
+    }
+  }, 60_000);
+
   it("fails running and later plans once closed, and closes twice", async () => {
     const closing = createPlanPool({ size: 1 });
     const running = closing.plan(policyJob("m1", artifact)).catch((e: unknown) => e);

@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { daysBetween } from "../base/calendar.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
+import { createFairQueue } from "./fair-queue.js";
 import type { PlanJob } from "./plan-job.js";
 import { PlanPoolError } from "./plan-pool-error.js";
 import {
@@ -13,7 +14,10 @@ import {
 } from "./thread-messages.js";
 
 export interface PlanPoolOptions {
-  /** Planning threads at most; each plans one job at a time, further jobs wait in order. */
+  /**
+   * Planning threads at most; each plans one job at a time, further jobs wait: in order within a queue, taken
+   * round-robin between queues (`PlanRequest.queue`).
+   */
   readonly size: number;
   /** Deserialized policies each thread keeps (least recently used dropped first). Default 8. */
   readonly policyCacheSize?: number;
@@ -48,6 +52,12 @@ export interface PlanRequest {
    * runs to its end and its answer is dropped.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Whose plan this is (the server names the partner). A free thread takes the oldest waiting plan of the next
+   * queue in turn, so one queue's many large plans delay another's by at most one plan per thread, not by all of
+   * them. Default: one shared queue.
+   */
+  readonly queue?: string;
 }
 
 export interface PlanPool {
@@ -59,6 +69,8 @@ export interface PlanPool {
   plan(job: PlanJob, request?: PlanRequest): Promise<PlannedPrice[]>;
   /** The live threads. */
   stats(): PlanThreadStats[];
+  /** Plans waiting for a thread. */
+  waiting(): number;
   /** Fails waiting and running plans with `plan_pool_closed` and ends every thread. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -83,6 +95,7 @@ const BOOTSTRAP = new URL("./plan-thread-bootstrap.mjs", import.meta.url);
 interface Task {
   readonly id: number;
   readonly job: PlanJob;
+  readonly queue: string;
   /** Settle the plan's promise (and stop listening to its signal). */
   readonly resolve: (rows: PlannedPrice[]) => void;
   readonly reject: (error: unknown) => void;
@@ -121,7 +134,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
   }
   const cacheSize = options.policyCacheSize ?? DEFAULT_POLICY_CACHE;
   const threads = new Set<Thread>();
-  const queue: Task[] = [];
+  const waiting = createFairQueue<Task>();
   let nextId = 1;
   let closed: Promise<void> | null = null;
 
@@ -232,14 +245,14 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
   };
 
   const dispatch = (): void => {
-    while (queue.length > 0) {
+    while (waiting.size() > 0) {
       let thread = [...threads].find((t) => t.task === null);
       if (thread === undefined) {
         if (threads.size >= options.size) return;
         thread = spawn();
         threads.add(thread);
       }
-      const task = queue.shift() as Task;
+      const task = waiting.take() as Task;
       thread.task = task;
       thread.worker.ref();
       post(thread, task);
@@ -249,8 +262,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
   const endThreadFrom = options.endThreadFromPrices ?? END_THREAD_FROM_PRICES;
   /** Drops a waiting task from the queue, or ends the thread running it if it is large (see `PlanRequest`). */
   const cancel = (task: Task, reason: unknown): void => {
-    const waiting = queue.indexOf(task);
-    if (waiting >= 0) queue.splice(waiting, 1);
+    waiting.remove(task.queue, task);
     const thread = [...threads].find((t) => t.task === task);
     if (thread !== undefined && pricesOf(task.job) >= endThreadFrom) {
       // Out of the pool at once, so no plan is sent to it while it ends; its exit replaces it as a crash would.
@@ -275,6 +287,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
         const task: Task = {
           id: nextId++,
           job,
+          queue: request.queue ?? "",
           resolve: (rows) => {
             signal?.removeEventListener("abort", onAbort);
             resolve(rows);
@@ -285,15 +298,16 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
           },
         };
         signal?.addEventListener("abort", onAbort, { once: true });
-        queue.push(task);
+        waiting.add(task.queue, task);
         dispatch();
       });
     },
+    waiting: () => waiting.size(),
     stats: () =>
       [...threads].map((t) => ({ threadId: t.threadId, planned: t.planned, activity: t.activity })),
     close() {
       closed ??= (async () => {
-        for (const task of queue.splice(0)) {
+        for (const task of waiting.drain()) {
           task.reject(new PlanPoolError("plan_pool_closed", "the planning pool was closed before planning"));
         }
         await Promise.all([...threads].map((t) => t.worker.terminate()));

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../errors.js";
 import { computeResponseSchema } from "../schemas/recommendations.js";
-import { bearer, COMPANY, startAdapterApp } from "../test-support/adapter-app.js";
-import { itAnswers, type RouteUnderTest, recordCalls, routeErrors } from "../test-support/route-errors.js";
+import { bearer, COMPANY, expectError, startAdapterApp } from "../test-support/adapter-app.js";
+import {
+  itAnswers,
+  type RouteUnderTest,
+  recordCalls,
+  routeErrors,
+  send,
+} from "../test-support/route-errors.js";
 import { COMPUTE_ERROR_CODES, type ComputeRequest, type ComputeResponse } from "./compute-recommendations.js";
 
 const recommendation = {
@@ -91,6 +98,15 @@ describe("POST /v2/recommendations/compute", () => {
   });
 
   describe("errors", () => {
-    routeErrors(route).itCoversEveryDocumentedCode();
+    const errors = routeErrors(route);
+    errors.it("answer_too_large", "an answer over the server's price limit", async () => {
+      const message =
+        "The answer would hold 109800 prices (300 products x 366 days), over this server's limit.";
+      const { app } = await startAdapterApp(
+        route.serve(() => Promise.reject(new ApiError("answer_too_large", message))),
+      );
+      expect(expectError(await send(app, route), 422, "answer_too_large").message).toBe(message);
+    });
+    errors.itCoversEveryDocumentedCode();
   });
 });

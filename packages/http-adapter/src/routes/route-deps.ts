@@ -12,6 +12,8 @@ export interface RouteDeps {
   /** The limits in force, which the expensive operations' descriptions state. */
   limits: RateLimits;
   tokenLimits: { perAddress: RateLimitCheck; perKey: RateLimitCheck };
+  /** Where absolute URLs begin (`PricingApiOptions.publicUrl`, no trailing slash); "" for relative URLs. */
+  publicUrl: () => string;
 }
 
 export const BEARER_SECURITY = [{ bearerAuth: [] }];

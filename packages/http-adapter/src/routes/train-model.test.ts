@@ -83,16 +83,18 @@ describe("POST /v2/model/train", () => {
           return queued;
         },
       },
+      publicUrl: () => "https://api.example.com/",
     });
+    // The configured public URL, never the Host the client sent.
     for (const [url, base] of [
-      ["/public/v1/v2/model/train", "http://api.test/public/v1"],
-      ["/v2/model/train", "http://api.test"],
+      ["/public/v1/v2/model/train", "https://api.example.com/public/v1"],
+      ["/v2/model/train", "https://api.example.com"],
     ] as const) {
       const res = await app.inject({
         method: "POST",
         url,
         payload: { company_id: COMPANY, auto_approve: true },
-        headers: { ...(await bearer()), host: "api.test", prefer: "wait=5, Respond-Async" },
+        headers: { ...(await bearer()), host: "evil.example", prefer: "wait=5, Respond-Async" },
       });
       expect(res.statusCode, res.body).toBe(202);
       expect(operationSchema.parse(res.json())).toEqual(queued);
@@ -103,6 +105,15 @@ describe("POST /v2/model/train", () => {
       { company_id: COMPANY, auto_approve: true },
       { company_id: COMPANY, auto_approve: true },
     ]);
+    // Without one, the URL is relative: still not the client's Host.
+    const relative = await startAdapterApp({ pricing: { trainAsync: async () => queued } });
+    const res = await relative.app.inject({
+      method: "POST",
+      url: "/public/v1/v2/model/train",
+      payload: { company_id: COMPANY },
+      headers: { ...(await bearer()), host: "evil.example", prefer: "respond-async" },
+    });
+    expect(res.headers.location).toBe(`/public/v1/v2/operations/${queued.operation_id}`);
   });
 
   it("reads Prefer as RFC 7240 tokens: respond-async among others, any case; nothing else is async", () => {

@@ -75,10 +75,7 @@ export function registerTrainModel(app: FastifyInstance, deps: RouteDeps): void 
       const base = request.url.slice(0, request.url.indexOf("/v2/model/train"));
       return reply
         .code(202)
-        .header(
-          "location",
-          `${request.protocol}://${request.host}${base}/v2/operations/${operation.operation_id}`,
-        )
+        .header("location", `${deps.publicUrl()}${base}/v2/operations/${operation.operation_id}`)
         .header("preference-applied", "respond-async")
         .send(operation);
     },

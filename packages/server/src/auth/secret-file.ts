@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makePrivateDirs, PRIVATE_FILE_MODE } from "../db/private-files.js";
 
 /** Minimum length of a configured secret, so an HS256 key carries at least 256 bits. */
 export const MIN_SECRET_LENGTH = 32;
@@ -40,14 +41,14 @@ export function loadOrCreateSecrets(dataDir: string, name: string, configured: s
     }
     return keys;
   }
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makePrivateDirs(dataDir);
   const file = join(dataDir, name);
   try {
-    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: PRIVATE_FILE_MODE, flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, PRIVATE_FILE_MODE);
   const keys = listOf(readFileSync(file, "utf8"));
   if (keys.length === 0 || keys.some((key) => key.length < MIN_SECRET_LENGTH))
     throw new Error(`the secret file ${name} in the data directory holds a key that is too short`);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { createPolicyStore, FsObjectStore, MemoryObjectStore, type ObjectStore } from "@pricing/policy-store";
 import SqliteDatabase from "better-sqlite3";
@@ -8,6 +8,7 @@ import { keyRing } from "../auth/key-ring.js";
 import { readSecrets } from "../auth/secret-file.js";
 import type { Config } from "../config.js";
 import { sqlitePath } from "./database.js";
+import { makePrivateDirs, makeSqliteFilePrivate } from "./private-files.js";
 
 /**
  * A backup is one SQLite file: the online backup of the data dir's database plus two tables of our own, the
@@ -152,9 +153,11 @@ export async function backupDatabase(
   if (existsSync(target) && options.force !== true) {
     throw new BackupError(`${target} exists; pass --force to overwrite it`, "backup_exists");
   }
-  await mkdir(dirname(target), { recursive: true });
+  makePrivateDirs(dirname(target));
   const partial = besides(target, "partial");
   try {
+    // The backup holds the webhook signing secrets in clear: owner-only from its first byte.
+    makeSqliteFilePrivate(partial);
     const live = openSqlite(source, true);
     try {
       await live.backup(partial);
@@ -340,7 +343,8 @@ export async function restoreDatabase(
     }
     refuseInUse(config);
 
-    await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 });
+    makePrivateDirs(dirname(dbPath));
+    makeSqliteFilePrivate(stagedDb);
     await backup.backup(stagedDb);
     const staged = openSqlite(stagedDb, false);
     const store = new FsObjectStore({ root: stagedArtifacts });
@@ -364,7 +368,7 @@ export async function restoreDatabase(
     } finally {
       staged.close();
     }
-    await mkdir(stagedArtifacts, { recursive: true });
+    makePrivateDirs(stagedArtifacts);
     const restoredStore = createPolicyStore({ root: stagedArtifacts });
     const companies = await restoredStore.listCompanies();
     for (const companyId of companies) {

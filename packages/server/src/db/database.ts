@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import {
@@ -9,6 +8,7 @@ import {
   sql,
 } from "kysely";
 import pg from "pg";
+import { makePrivateDirs, makeSqliteFilePrivate } from "./private-files.js";
 import type { Database } from "./schema.js";
 import { SqliteBusyWaitDialect } from "./sqlite-busy-wait.js";
 
@@ -51,7 +51,8 @@ export function createDatabase(options: DatabaseOptions): Db {
     pool.on("connect", (client) => client.on("error", () => undefined));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  makePrivateDirs(options.dataDir);
+  makeSqliteFilePrivate(sqlitePath(options.dataDir));
   const file = new SqliteDatabase(sqlitePath(options.dataDir));
   file.pragma("journal_mode = WAL");
   file.pragma("foreign_keys = ON");

@@ -5,8 +5,8 @@ import type { RecordedBatch } from "../repositories/batch-outcomes.js";
 import { findCompany } from "../services/company-lookup.js";
 import { persistPlan, planCompany } from "../services/company-plan.js";
 import { companyToday } from "../services/company-today.js";
-import { refreshModel } from "../services/nightly-refresh.js";
-import { retrainIncompatible } from "./retrain-incompatible.js";
+import { refreshModel } from "../training/nightly-refresh.js";
+import { retrainIncompatible } from "../training/retrain-incompatible.js";
 
 export interface CompanyOutcome {
   company_id: string;

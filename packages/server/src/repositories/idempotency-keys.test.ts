@@ -61,6 +61,25 @@ function contract(open: () => Promise<Db>) {
     expect(await keys.purgeExpired(at(2 * DAY + 1))).toBe(2);
   });
 
+  it("stores a large answer gzipped and replays it byte for byte", async () => {
+    const keys = createIdempotencyKeysRepository(db);
+    const items = Array.from({ length: 5_000 }, (_, i) => ({ product_id: `sku-${i}`, price: 10 + i / 100 }));
+    const large = { ...response, body: JSON.stringify({ recommendations: items, text: "ünïcode" }) };
+    expect(await keys.claim({ ...claimAt(0, "g1"), key: "large" })).toEqual({ claimed: true });
+    await keys.complete("ptr_1", "large", "g1", large);
+    const stored = await db
+      .selectFrom("idempotency_keys")
+      .select("response_body")
+      .where("idempotency_key", "=", "large")
+      .executeTakeFirstOrThrow();
+    expect(stored.response_body?.startsWith("gzip:")).toBe(true);
+    expect(stored.response_body?.length).toBeLessThan(large.body.length / 4);
+    expect(await keys.claim({ ...claimAt(1, "g2"), key: "large" })).toEqual({
+      claimed: false,
+      record: { fingerprint: "fp-a", response: large },
+    });
+  });
+
   it("a dead request's in-progress record is taken over after its lease; a renewed one is not", async () => {
     const keys = createIdempotencyKeysRepository(db);
     const input = { ...claimAt(0, "a"), key: "lease" };

@@ -1,5 +1,28 @@
+import { promisify } from "node:util";
+import { gunzip, gzip } from "node:zlib";
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from "@pricing/http-adapter";
 import type { Db } from "../db/database.js";
+
+const gzipped = promisify(gzip);
+const gunzipped = promisify(gunzip);
+
+/**
+ * Bodies from this size on are stored gzipped (in base64 after `GZIP_MARK`): a 40,000-price compute answer is
+ * some 10 MB of JSON, about a tenth of it gzipped. zlib's async calls compress on libuv's threads, off the event
+ * loop. A stored JSON body starts with `{` or `[`, so the mark cannot be mistaken for one.
+ */
+const GZIP_FROM_BYTES = 64 * 1024;
+const GZIP_MARK = "gzip:";
+
+async function storedBody(body: string): Promise<string> {
+  if (body.length < GZIP_FROM_BYTES) return body;
+  return GZIP_MARK + (await gzipped(Buffer.from(body, "utf8"))).toString("base64");
+}
+
+async function bodyOf(stored: string): Promise<string> {
+  if (!stored.startsWith(GZIP_MARK)) return stored;
+  return (await gunzipped(Buffer.from(stored.slice(GZIP_MARK.length), "base64"))).toString("utf8");
+}
 
 /** Expired rows are deleted at most this often per process, by the next claim (nothing else reads them). */
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -82,7 +105,7 @@ export function createIdempotencyKeysRepository(db: Db): IdempotencyKeysReposito
             : {
                 status: found.response_status,
                 headers: JSON.parse(found.response_headers ?? "{}") as Record<string, string>,
-                body: found.response_body ?? "",
+                body: await bodyOf(found.response_body ?? ""),
               };
         return { claimed: false, record: { fingerprint: found.fingerprint, response } };
       }
@@ -101,12 +124,13 @@ export function createIdempotencyKeysRepository(db: Db): IdempotencyKeysReposito
     },
 
     async complete(partnerId, key, owner, response) {
+      const body = await storedBody(response.body);
       await db
         .updateTable("idempotency_keys")
         .set({
           response_status: response.status,
           response_headers: JSON.stringify(response.headers),
-          response_body: response.body,
+          response_body: body,
         })
         .where("partner_id", "=", partnerId)
         .where("idempotency_key", "=", key)

@@ -24,6 +24,10 @@ export interface PlanRange {
   explain?: boolean;
   /** Aborted: the plan is cancelled (see `PlanPool.plan`) and this rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Whose plan it is (a partner): the planning threads take waiting plans round-robin between queues. */
+  queue?: string;
+  /** Called with the plan's size once it is known, before anything is planned; throws to refuse the plan. */
+  admit?: (size: { products: number; days: number }) => void;
 }
 
 /**
@@ -63,6 +67,7 @@ export async function planCompany(
       `end_date: a computed range spans at most ${COMPUTE_MAX_DAYS} days.`,
     );
   }
+  range.admit?.({ products: snapshot.products.length, days: daysBetween(startDate, endDate) + 1 });
   const { active } = await servedPolicy(ctx, company);
   const artifact: ActiveArtifact =
     active.source === "rule"
@@ -86,7 +91,10 @@ export async function planCompany(
         online: company.force_rule !== 1,
       },
     },
-    range.signal === undefined ? {} : { signal: range.signal },
+    {
+      ...(range.signal === undefined ? {} : { signal: range.signal }),
+      ...(range.queue === undefined ? {} : { queue: range.queue }),
+    },
   );
   const recommendations = planned.map(toRecommendation);
   return {

@@ -1,15 +1,15 @@
 import type { PricingService, RequestContext } from "@pricing/http-adapter";
-import type { ServerContext } from "../context.js";
-import { computeRecommendations } from "./compute-recommendations.js";
-import { getOperation } from "./get-operation.js";
-import { listRuns } from "./list-runs.js";
-import { modelHistory } from "./model-history.js";
-import { modelReport } from "./model-report.js";
-import { createOverrides, deleteOverride, listOverrides } from "./overrides.js";
-import { promoteModel } from "./promote-model.js";
-import { readRecommendations, readRecommendationsJson } from "./read-recommendations.js";
-import { rollbackModel } from "./rollback-model.js";
-import { trainModel, trainModelAsync } from "./train-model.js";
+import type { ServerContext } from "./context.js";
+import { computeRecommendations } from "./services/compute-recommendations.js";
+import { getOperation } from "./services/get-operation.js";
+import { listRuns } from "./services/list-runs.js";
+import { modelHistory } from "./services/model-history.js";
+import { modelReport } from "./services/model-report.js";
+import { createOverrides, deleteOverride, listOverrides } from "./services/overrides.js";
+import { promoteModel } from "./services/promote-model.js";
+import { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
+import { rollbackModel } from "./services/rollback-model.js";
+import { trainModel, trainModelAsync } from "./training/train-model.js";
 
 function partnerOf(rc: RequestContext): { by?: string } {
   return rc.principal ? { by: rc.principal.partnerId } : {};
@@ -24,7 +24,7 @@ export function createPricingService(ctx: ServerContext): PricingService {
     listRuns: (input) => listRuns(ctx, input),
     getRecommendations: (input) => readRecommendations(ctx, input),
     getRecommendationsJson: (input) => readRecommendationsJson(ctx, input),
-    compute: (input, rc) => computeRecommendations(ctx, input, rc.signal),
+    compute: (input, rc) => computeRecommendations(ctx, input, rc),
     train: (input, rc) => trainModel(ctx, input, partnerOf(rc)),
     trainAsync: (input, rc) => trainModelAsync(ctx, input, rc.principal?.partnerId),
     getOperation: (input, request) => getOperation(ctx, input, request),

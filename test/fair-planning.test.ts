@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startV2Harness, type V2Harness } from "./v2-harness.js";
+import { waitFor } from "./wait-for.js";
+
+// Issue 28 item 3: one partner's large computes cannot hold another's small one, and an answer over the server's
+// price limit is refused before it is planned. The real server on a loopback port, the real engine and its
+// planning thread (one, so that every plan waits its turn on it).
+
+const V2 = "/public/v1/v2";
+const MAX_PRICES = 2_000;
+let h: V2Harness;
+let a: string;
+let b: string;
+
+beforeAll(async () => {
+  h = await startV2Harness(
+    "2026-03-10T03:00:00Z",
+    {
+      trainSeconds: 1.5,
+      trainHorizonDays: 21,
+      runDays: 14,
+      minHistoryDays: 28,
+      planThreads: 1,
+      computeMaxPrices: MAX_PRICES,
+    },
+    { rateLimits: { expensiveConcurrency: { perPartner: 8, total: 16 } } },
+  );
+  await h.seedCompany("big", { products: 12, tightStock: false });
+  await h.seedCompany("small", { products: 2 });
+  a = await h.token(await h.partner(["big"]));
+  b = await h.token(await h.partner(["small"]));
+}, 120_000);
+
+afterAll(async () => {
+  await h?.destroy();
+});
+
+const compute = (token: string, body: Record<string, unknown>) =>
+  h.post(`${V2}/recommendations/compute`, token, { dry_run: true, ...body });
+
+describe("fair planning", () => {
+  it("refuses an answer over the price limit before planning, naming the limit and the days that fit", async () => {
+    const runs = async () =>
+      ((await (await h.get(`${V2}/runs?company_id=big`, a)).json()) as { runs: unknown[] }).runs.length;
+    const before = await runs();
+    // 12 products x 366 days x 2 (explained) = 8,784 prices.
+    const res = await compute(a, {
+      company_id: "big",
+      dry_run: false,
+      explain: true,
+      end_date: "2027-03-10",
+    });
+    expect(res.status).toBe(422);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("answer_too_large");
+    expect(error.message).toContain("8784 prices (12 products x 366 days, explained prices counting twice)");
+    expect(error.message).toContain(`limit of ${MAX_PRICES} (PRICING_COMPUTE_MAX_PRICES)`);
+    expect(error.message).toContain("at most 83 days");
+    expect(await runs()).toBe(before);
+    expect(h.ctx.planning.stats().every((t) => t.planned === 0)).toBe(true);
+    // The range it names fits, explained; without explain twice as many days do.
+    const fits = await compute(a, { company_id: "big", explain: true, end_date: "2026-05-31" });
+    expect(fits.status).toBe(200);
+    expect(((await fits.json()) as { recommendations: unknown[] }).recommendations).toHaveLength(12 * 83);
+    expect((await compute(a, { company_id: "big", end_date: "2026-08-22" })).status).toBe(200);
+    expect((await compute(a, { company_id: "big", end_date: "2026-08-23" })).status).toBe(422);
+  }, 120_000);
+
+  it("plans another partner's small compute next, not behind every large one waiting", async () => {
+    const done: string[] = [];
+    const large = (name: string) =>
+      compute(a, { company_id: "big", end_date: "2026-08-20" }).then(async (res) => {
+        await res.arrayBuffer();
+        done.push(`${name}:${res.status}`);
+      });
+    const all = [large("a1"), large("a2"), large("a3"), large("a4")];
+    // One plans, three wait in A's queue; then B asks.
+    await waitFor(() => h.ctx.planning.waiting() === 3, { what: "A's three computes to wait" });
+    all.push(
+      compute(b, { company_id: "small" }).then(async (res) => {
+        await res.arrayBuffer();
+        done.push(`b1:${res.status}`);
+      }),
+    );
+    await Promise.all(all);
+    expect(done.slice(0, 2)).toEqual(["a1:200", "b1:200"]);
+    expect(done.slice(2).sort()).toEqual(["a2:200", "a3:200", "a4:200"]);
+  }, 180_000);
+});
