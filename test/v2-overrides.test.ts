@@ -4,6 +4,7 @@ import { ApiError as ClientApiError, PricingClient } from "@pricing/client";
 import { addDays } from "@pricing/engine";
 import { companyToday, importCompanyData } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliWithEnv } from "./http-harness.js";
 import { startV2Harness, type V2Harness } from "./v2-harness.js";
 
 /**
@@ -301,5 +302,65 @@ describe("the client's override methods", () => {
     const again = await client.deleteOverride(id, COMPANY).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ClientApiError);
     expect((again as ClientApiError).code).toBe("override_not_found");
+  });
+});
+
+describe("pricing override add|list|remove", () => {
+  it("adds, lists and removes an override through the same service, with the API's refusals", async () => {
+    const pricing = (...args: string[]) => cliWithEnv({}, h.dataDir, "override", ...args);
+    // The CLI runs on the real clock, not the harness's: its dates are from the real today.
+    const today = companyToday(new Date(), "UTC");
+    const added = await pricing(
+      "add",
+      "--company",
+      COMPANY,
+      "--product",
+      "jp-1",
+      "--from",
+      addDays(today, 20),
+      "--to",
+      addDays(today, 21),
+      "--price",
+      "1780",
+      "--note",
+      "clearance",
+    );
+    expect(added.code).toBe(0);
+    const id =
+      (JSON.parse(added.stdout) as { overrides: { override_id: string }[] }).overrides[0]?.override_id ?? "";
+    const listed = await pricing("list", "--company", COMPANY, "--product", "jp-1");
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      overrides: expect.arrayContaining([
+        expect.objectContaining({ override_id: id, price: 1780, note: "clearance" }),
+      ]),
+    });
+    const overlap = await pricing(
+      "add",
+      "--company",
+      COMPANY,
+      "--product",
+      "jp-1",
+      "--from",
+      addDays(today, 21),
+      "--price",
+      "1980",
+    );
+    expect(overlap.code).not.toBe(0);
+    expect(overlap.stderr).toContain("overlaps override");
+    const unprintable = await pricing(
+      "add",
+      "--company",
+      COMPANY,
+      "--product",
+      "eu-1",
+      "--from",
+      addDays(today, 22),
+      "--price",
+      "9.5",
+    );
+    expect(unprintable.code).not.toBe(0);
+    expect(unprintable.stderr).toContain("not a printable EUR price ending in .99");
+    expect((await pricing("remove", "--company", COMPANY, "--id", id)).code).toBe(0);
+    expect((await pricing("remove", "--company", COMPANY, "--id", id)).code).not.toBe(0);
   });
 });
