@@ -125,11 +125,13 @@ export function explorationAdvisor(
       const weekday = weekdayOf(date);
       let mean: number;
       let logSd = 0;
+      let alpha = 0;
       if (product === undefined) {
         const params = state.ruleParams;
         mean = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekday] ?? 1);
       } else {
         mean = fittedRate(product, weekday, price);
+        alpha = product.overdispersion;
         // log rate = intercept - elasticity * log(price / reference): both errors, independent.
         const ratio = Math.log(price / product.referencePrice);
         logSd = Math.hypot(
@@ -138,7 +140,7 @@ export function explorationAdvisor(
         );
       }
       const cap = Number.isFinite(stock) ? Math.max(0, Math.floor(stock)) : Number.POSITIVE_INFINITY;
-      const { unitsP10, unitsP90 } = unitsInterval(cappedMass(salesMass(mean, logSd), cap));
+      const { unitsP10, unitsP90 } = unitsInterval(cappedMass(salesMass(mean, logSd, alpha), cap));
       return { p10: unitsP10, p90: unitsP90 };
     },
   };
@@ -167,13 +169,15 @@ export function capToExploration(
 }
 
 /**
- * The day's units: Poisson sales at a rate whose log has standard deviation `logSd` (the fit's uncertainty), taken
- * as Gamma with the same mean and relative variance e^(sd^2) - 1, so the mixture is negative binomial; Poisson
- * when the rate is known.
+ * The day's units: NB2 sales (over-dispersion `alpha`, the fit's) at a rate whose log has standard deviation
+ * `logSd` (the fit's uncertainty), taken as Gamma with the same mean and relative variance e^(sd^2) - 1: the
+ * product of the two Gammas is taken as one with their combined relative variance, so the mixture is negative
+ * binomial; Poisson when the rate is known and alpha is 0.
  */
-function salesMass(mean: number, logSd: number): number[] {
+function salesMass(mean: number, logSd: number, alpha: number): number[] {
   if (!(mean > 0)) return [1];
-  const relVar = Math.expm1(logSd * logSd);
+  const parameter = Math.expm1(logSd * logSd);
+  const relVar = parameter + alpha + parameter * alpha;
   if (!(relVar > 1e-9)) {
     const pmf = demandPmf(POISSON, mean);
     const mass: number[] = [];

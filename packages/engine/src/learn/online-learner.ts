@@ -1,7 +1,14 @@
 import seedrandom from "seedrandom";
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
-import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
+import {
+  type FittedDemand,
+  type FittedProduct,
+  fitDemand,
+  fittedLaw,
+  levelOn,
+  type ProductHint,
+} from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
@@ -10,7 +17,7 @@ import {
   type DemandDistribution,
   demandPmf,
   expectedDemand,
-  POISSON,
+  overdispersionOf,
 } from "../problem/sales-distribution.js";
 import {
   drawEdgeElasticity,
@@ -30,10 +37,20 @@ export interface OnlineLearnerInput {
   readonly exploration?: Exploration;
   /** Seeds every posterior draw, together with the product and date priced. */
   readonly seed: string | number;
+  /** The law of every product's daily demand; default each product's fitted NB2 (`fittedLaw`). */
   readonly distribution?: DemandDistribution;
+  /** Known promotions of the days priced (planned ones; a product and date without a row: none). */
+  readonly promotions?: readonly PlannedPromotion[];
   /** Prices the learner chooses from per product; default the product state's catalogue grid. */
   readonly grids?: ReadonlyMap<string, readonly number[]>;
   readonly modelId?: string;
+}
+
+/** A known promotion of one product on one date: `promoted` the share of the day promoted, in [0, 1]. */
+export interface PlannedPromotion {
+  readonly product_id: string;
+  readonly date: string;
+  readonly promoted: number;
 }
 
 /** What a day's units are predicted under: the price charged and the day's known promotion (`promoted`, in [0, 1]). */
@@ -70,6 +87,8 @@ export interface OnlineLearner extends OnlinePricer {
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
 interface ProductBelief {
   readonly fitted: FittedProduct;
+  /** The law of the product's daily demand (its fitted NB2 unless the input says otherwise). */
+  readonly distribution: DemandDistribution;
   /** The grid prices of the exploration range, ascending, with their own sales and edge lines. */
   readonly prices: readonly number[];
   readonly byPrice: readonly PriceSales[];
@@ -77,7 +96,7 @@ interface ProductBelief {
   readonly priorDays: readonly number[];
   /** Gamma posterior of each price's rate at weekday volume 1. */
   readonly posterior: readonly { shape: number; rate: number }[];
-  /** Weekday volume of each day left in the season, from `date`. */
+  /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
   readonly volumes: readonly number[];
   readonly daysLeft: number;
   readonly priceDays: ReadonlyMap<number, number>;
@@ -110,8 +129,16 @@ const QUANTILE_DRAWS = 48;
  */
 export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
-  const distribution = input.distribution ?? POISSON;
   const fit = fitDemand(input.history, input.products);
+  const lawOf = (fitted: FittedProduct) => input.distribution ?? fittedLaw(fitted);
+  const planned = new Map(
+    (input.promotions ?? []).map((p) => [`${p.product_id}\u0000${p.date}`, p.promoted]),
+  );
+  /** The day's rate multiplier of a known promotion: lift ^ share (1 without one). */
+  const liftOn = (fitted: FittedProduct, date: string, promoted?: number) => {
+    const share = promoted ?? planned.get(`${fitted.productId}\u0000${date}`) ?? 0;
+    return share > 0 ? fitted.promotionLift ** Math.min(1, share) : 1;
+  };
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
     const list = rows.get(r.product_id) ?? [];
@@ -128,6 +155,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const id = state.product.product_id;
     const fitted = fit.products.get(id);
     if (fitted === undefined) return null;
+    const distribution = lawOf(fitted);
     const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
       (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
     );
@@ -136,9 +164,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const priceDays = new Map<number, number>();
     for (const r of history)
       priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
-    const gridSales = salesByGridPrice(fitted, grid, history);
+    const gridSales = salesByGridPrice(fitted, grid, history, distribution);
     const confirmed = (price: number) => {
-      const own = salesAt(fitted, history, price);
+      const own = salesAt(fitted, history, price, distribution);
       const i = grid.findIndex((p) => Math.abs(p - price) < 1e-9);
       const judged = i < 0 ? own : monotoneSales(gridSales, i, own);
       return surprise(fitted, price, judged, distribution) <= OWN_Z * OWN_Z;
@@ -153,22 +181,34 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     });
     // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
     const daysLeft = daysBetween(date, seasonLastDay(state, addDays(date, -day))) + 1;
-    const volumes = Array.from(
-      { length: Math.max(1, daysLeft) },
-      (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
-    );
+    const volumes = Array.from({ length: Math.max(1, daysLeft) }, (_, d) => {
+      const day = addDays(date, d);
+      return (fitted.weekdayFactors[weekdayOf(day)] ?? 1) * liftOn(fitted, day);
+    });
     const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
     const posterior = prices.map((p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
     );
-    return { fitted, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft, priceDays };
+    return {
+      fitted,
+      distribution,
+      prices,
+      byPrice,
+      edges,
+      priorDays,
+      posterior,
+      volumes,
+      daysLeft,
+      priceDays,
+    };
   };
 
   /**
-   * The day's units at `price` and their band: the posterior of the nearest price the learner prices, moved along
-   * the fitted elasticity to `price` (as `salesByGridPrice` moves each day's sales to its grid price), mixed with
-   * the sales noise. Its draws have their own stream per product and date, so the band depends on the price alone,
-   * not on the draws that chose it: what a plan serves at a price is what the backtest scores at it.
+   * The day's units at `price` with a share `promoted` of the day promoted (default: the planned promotion) and
+   * their band: the posterior of the nearest price the learner prices, moved along the fitted elasticity to `price`
+   * (as `salesByGridPrice` moves each day's sales to its grid price), mixed with the product's NB2 sales noise. Its
+   * draws have their own stream per product and date, so the band depends on the price alone, not on the draws that
+   * chose it: what a plan serves at a price is what the backtest scores at it.
    */
   const unitsOf = (
     belief: ProductBelief,
@@ -176,13 +216,16 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     date: string,
     stock: number,
     price: number,
+    promoted?: number,
   ): LearnedUnits => {
     const k = nearestIndex(belief.prices, price);
     const g = belief.posterior[k];
     const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
     const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
     const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
-    return unitsQuantiles(rng, moved, belief.volumes[0] ?? 1, stock, distribution);
+    const volume =
+      (belief.fitted.weekdayFactors[weekdayOf(date)] ?? 1) * liftOn(belief.fitted, date, promoted);
+    return unitsQuantiles(rng, moved, volume, stock, belief.distribution);
   };
 
   return {
@@ -196,12 +239,23 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       at: DayConditions,
     ): LearnedUnits | null {
       const belief = beliefOf(state, date, day);
-      return belief === null ? null : unitsOf(belief, state, date, stock, at.price);
+      return belief === null ? null : unitsOf(belief, state, date, stock, at.price, at.promoted);
     },
     priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const { fitted, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft, priceDays } = belief;
+      const {
+        fitted,
+        distribution,
+        prices,
+        byPrice,
+        edges,
+        priorDays,
+        posterior,
+        volumes,
+        daysLeft,
+        priceDays,
+      } = belief;
       const id = state.product.product_id;
       const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
@@ -273,27 +327,56 @@ function affordable(
   return (hopeful[drawn] ?? 0) >= best - EXPLORE_COST * Math.abs(best);
 }
 
+/**
+ * One history day as evidence of the rate at weekday volume 1: its volume (weekday, its week's level, its
+ * promotion), and its NB2 weight 1 / (1 + alpha mu) (the IRLS weight: an over-dispersed day says less than a
+ * Poisson one). Both its units and its exposure count at that weight, so the rate they imply is unchanged and a
+ * weighted sum's variance equals its mean, as a Poisson count's does.
+ */
+function dayEvidence(
+  fitted: FittedProduct,
+  row: SalesRow,
+  distribution: DemandDistribution,
+): { volume: number; weight: number } {
+  const promoted = Math.min(1, Math.max(0, row.promoted ?? 0));
+  const volume =
+    (fitted.weekdayFactors[weekdayOf(row.date)] ?? 1) *
+    levelOn(fitted, row.date) *
+    (promoted > 0 ? fitted.promotionLift ** promoted : 1);
+  const alpha = overdispersionOf(distribution);
+  const weight = alpha > 0 ? 1 / (1 + alpha * modelRate(fitted, row.price) * volume) : 1;
+  return { volume, weight };
+}
+
 /** The sales of the days charged exactly `price` (cents), sold-out days left out. */
-function salesAt(fitted: FittedProduct, history: readonly SalesRow[], price: number): PriceSales {
+function salesAt(
+  fitted: FittedProduct,
+  history: readonly SalesRow[],
+  price: number,
+  distribution: DemandDistribution,
+): PriceSales {
   const out = { exposure: 0, units: 0 };
   for (const r of history) {
     if (roundCents(r.price) !== price) continue;
     if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
-    out.units += r.units_sold;
-    out.exposure += fitted.weekdayFactors[weekdayOf(r.date)] ?? 1;
+    const { volume, weight } = dayEvidence(fitted, r, distribution);
+    out.units += weight * r.units_sold;
+    out.exposure += weight * volume;
   }
   return out;
 }
 
 /**
  * Each grid price's own sales: the history days priced nearest to it (within half a step to its neighbours, not
- * beyond the grid's ends by more than that), their exposure in weekday volume, rescaled by the fitted elasticity
- * from the price charged to the grid price. A day that sold out only bounds demand from below and is left out.
+ * beyond the grid's ends by more than that), their exposure in volume (`dayEvidence`), rescaled by the fitted
+ * elasticity from the price charged to the grid price. A day that sold out only bounds demand from below and is
+ * left out.
  */
 function salesByGridPrice(
   fitted: FittedProduct,
   prices: readonly number[],
   history: readonly SalesRow[],
+  distribution: DemandDistribution,
 ): PriceSales[] {
   const out = prices.map(() => ({ exposure: 0, units: 0 }));
   const first = prices[0] ?? 0;
@@ -306,8 +389,9 @@ function salesByGridPrice(
     const s = out[k];
     const p = prices[k];
     if (s === undefined || p === undefined) continue;
-    s.units += r.units_sold;
-    s.exposure += (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) * (r.price / p) ** -fitted.elasticity;
+    const { volume, weight } = dayEvidence(fitted, r, distribution);
+    s.units += weight * r.units_sold;
+    s.exposure += weight * volume * (r.price / p) ** -fitted.elasticity;
   }
   return out;
 }
