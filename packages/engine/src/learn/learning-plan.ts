@@ -2,7 +2,7 @@ import { weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import { type FittedDemand, fitDemand, fittedRate } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
-import type { ActivePolicy, PlanAdvisor, PlannedPrice } from "../plan/company-plan.js";
+import type { ActivePolicy, PlanAdvisor, PlannedPrice, PlannedPromotion } from "../plan/company-plan.js";
 import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
 import { demandPmf, POISSON } from "../problem/sales-distribution.js";
@@ -34,6 +34,8 @@ export interface LearningPlanInput {
   readonly online: boolean;
   /** Adds `explanation` to every row (`PlanInput.explain`). */
   readonly explain?: boolean;
+  /** The planned promotions of the plan's days (`PlanInput.promotions`); the learner prices with them too. */
+  readonly promotions?: readonly PlannedPromotion[];
   /**
    * The prices each product can be charged at, where the partner keeps a price list (a market of a few price
    * points); default the catalogue grid. The server's catalogue has no price list and passes none; the closed-loop
@@ -61,6 +63,7 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
           products: hints,
           exploration: input.exploration,
           seed: input.seed,
+          ...(input.promotions === undefined ? {} : { promotions: input.promotions }),
           ...(input.active.modelId === null ? {} : { modelId: input.active.modelId }),
           ...(input.priceLists === undefined ? {} : { grids: new Map(Object.entries(input.priceLists)) }),
         })
@@ -80,6 +83,7 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
     ...(learner === undefined ? {} : { learner }),
     advisor: explorationAdvisor(input.history, input.exploration, fitted),
     ...(input.explain ? { explain: true } : {}),
+    ...(input.promotions === undefined ? {} : { promotions: input.promotions }),
   });
 }
 
@@ -119,7 +123,7 @@ export function explorationAdvisor(
       if (observed.length === 0) observed.push(state.product.base_price);
       return price < Math.min(...observed) - 1e-9 || price > Math.max(...observed) + 1e-9;
     },
-    band(state, date, price, stock) {
+    band(state, date, price, stock, promoted = 0) {
       const id = state.product.product_id;
       const product = fit()?.products.get(id);
       const weekday = weekdayOf(date);
@@ -130,7 +134,7 @@ export function explorationAdvisor(
         const params = state.ruleParams;
         mean = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekday] ?? 1);
       } else {
-        mean = fittedRate(product, weekday, price);
+        mean = fittedRate(product, weekday, price, promoted);
         alpha = product.overdispersion;
         // log rate = intercept - elasticity * log(price / reference): both errors, independent.
         const ratio = Math.log(price / product.referencePrice);

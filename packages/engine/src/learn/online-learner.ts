@@ -11,7 +11,7 @@ import {
 } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
-import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
+import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import {
   type DemandDistribution,
@@ -44,13 +44,6 @@ export interface OnlineLearnerInput {
   /** Prices the learner chooses from per product; default the product state's catalogue grid. */
   readonly grids?: ReadonlyMap<string, readonly number[]>;
   readonly modelId?: string;
-}
-
-/** A known promotion of one product on one date: `promoted` the share of the day promoted, in [0, 1]. */
-export interface PlannedPromotion {
-  readonly product_id: string;
-  readonly date: string;
-  readonly promoted: number;
 }
 
 /** What a day's units are predicted under: the price charged and the day's known promotion (`promoted`, in [0, 1]). */

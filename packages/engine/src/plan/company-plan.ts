@@ -80,6 +80,13 @@ export interface PriceExplanation {
   readonly binding: PriceBinding | null;
 }
 
+/** A known promotion of one product on one date (DESIGN.md §9): `promoted` the share of the day promoted, in [0, 1]. */
+export interface PlannedPromotion {
+  readonly product_id: string;
+  readonly date: string;
+  readonly promoted: number;
+}
+
 /** A learner's price for one product on one date, before today's guardrails and max daily change. */
 export interface LearnedPrice {
   readonly price: number;
@@ -111,8 +118,17 @@ export interface PlanAdvisor {
   cap(state: ProductState, price: number, rulePrice: number): number;
   /** Whether a price lies outside the prices the product's history has sold at. */
   outside(state: ProductState, price: number): boolean;
-  /** The 10th / 90th percentile of the day's units at `price` with `stock` left (parameter and sales noise). */
-  band(state: ProductState, date: string, price: number, stock: number): { p10: number; p90: number };
+  /**
+   * The 10th / 90th percentile of the day's units at `price` with `stock` left and a share `promoted` of the day
+   * promoted (parameter and sales noise).
+   */
+  band(
+    state: ProductState,
+    date: string,
+    price: number,
+    stock: number,
+    promoted?: number,
+  ): { p10: number; p90: number };
 }
 
 export interface PlanInput {
@@ -137,6 +153,11 @@ export interface PlanInput {
   readonly advisor?: PlanAdvisor;
   /** Adds `explanation` to every row (it asks the demand fit for the elasticities). Prices stay the same. */
   readonly explain?: boolean;
+  /**
+   * The planned promotions of the plan's days (`pricing data import --promotions`): a promoted day's expected units
+   * and band carry the fitted promotion lift; a product and date without one has none.
+   */
+  readonly promotions?: readonly PlannedPromotion[];
 }
 
 /** One product as the plan walks it day by day. */
@@ -172,6 +193,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     prev: state.lastPrice,
     selling: true,
   }));
+  const planned = new Map(
+    (input.promotions ?? []).map((p) => [`${p.product_id}\u0000${p.date}`, p.promoted]),
+  );
   const out: PlannedPrice[] = [];
   const days = daysBetween(today, endDate);
   const picks = new Int32Array(lanes.length);
@@ -221,6 +245,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       const { state } = lane;
       const stock = lane.stock;
       const { rule, pick, learned, online } = candidate;
+      const promoted = planned.get(`${state.product.product_id}\u0000${date}`) ?? 0;
       const chosen = damped.has(k)
         ? dampedPrice({ last: lane.prev, price: candidate.chosen })
         : candidate.chosen;
@@ -235,7 +260,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         capped = damped.has(k);
         price = boundPrice(state, chosen, lane.prev);
         units =
-          price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
+          price === online.price
+            ? online.expectedUnits
+            : expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else if (learned !== null && lane.policyIndex !== undefined) {
         wanted = chosen;
         capped = candidate.capped || damped.has(k);
@@ -244,9 +271,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units =
           price === candidate.chosen
             ? learned.expectedUnits(lane.policyIndex, policyStart + t, pick, stock)
-            : expectedUnitsOn(state, fit, date, price, stock);
+            : expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else {
-        units = expectedUnitsOn(state, fit, date, price, stock);
+        units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       }
       if (date >= startDate) {
         const row = {
@@ -285,7 +312,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
             ...explained,
           });
         } else {
-          const band = advisor?.band(state, date, price, stock);
+          const band = advisor?.band(state, date, price, stock, promoted);
           out.push({
             ...row,
             source: learned === null ? "rule" : active.source,
