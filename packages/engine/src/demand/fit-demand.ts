@@ -62,6 +62,11 @@ export interface FitReport {
 export interface FittedLevel {
   readonly lastDate: string;
   readonly weekly: number[];
+  /**
+   * Variance of a week's log level around `weekly` that no week carries to the next (0 when the weeks keep to the
+   * level): the days of one week share it, and a future week draws its own.
+   */
+  readonly strayVariance: number;
 }
 
 /**
@@ -164,6 +169,7 @@ interface FirstFit {
   readonly offset: Float64Array;
   readonly levelVariance: number;
   readonly levelMoves: boolean;
+  readonly strayVariance: number;
 }
 
 /** Days of history the company's pooled alpha is worth in a product's own (shrinkage of a thin product's alpha). */
@@ -387,7 +393,7 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number): Fir
   let offset = new Float64Array(flat.units.length);
   // The rounds read the level at the cheap moment alpha; the last fit's alpha is the likelihood's.
   let alpha = momentOverdispersion(flat.units, fittedMeans(flat, current.fit.theta));
-  let level = { lastVariance: 0, stepVariance: 0, moves: false };
+  let level = { lastVariance: 0, stepVariance: 0, strayVariance: 0, moves: false };
   for (let round = 0; round < LEVEL_ROUNDS; round++) {
     // The level is read against the means without it.
     const walk = weeklyLevel(p.week, flat.units, fittedMeans(flat, current.fit.theta), alpha);
@@ -395,6 +401,7 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number): Fir
     level = {
       lastVariance: walk.lastVariance,
       stepVariance: walk.stepVariance,
+      strayVariance: walk.strayVariance,
       moves: walk.stepVariance > 0,
     };
     const data = { ...flat, offset };
@@ -410,6 +417,7 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number): Fir
     offset,
     levelVariance: level.lastVariance + level.stepVariance,
     levelMoves: level.moves,
+    strayVariance: level.strayVariance,
   };
 }
 
@@ -459,7 +467,7 @@ function toFittedProduct(
     elasticity: Math.max(0, -at(fit.theta, SLOPE)),
     overdispersion: one.alpha,
     promotionLift: p.hasPromotions ? Math.exp(at(fit.theta, PROMOTION)) : 1,
-    level: { lastDate: p.lastDate, weekly },
+    level: { lastDate: p.lastDate, weekly, strayVariance: one.strayVariance },
     stdErrors: {
       elasticity: at(fit.stdErrors, SLOPE),
       // A walking level is known at its last week to within its filter variance, plus a week's step ahead.

@@ -9,6 +9,11 @@ export interface WeeklyLevel {
   readonly lastVariance: number;
   /** Week-to-week variance of the log level; 0 when the level is flat. */
   readonly stepVariance: number;
+  /**
+   * Variance of a week's log level around the level, not carried to the next week (the stray allowance, estimated
+   * whether the level walks or not): days of one week share it, so they are less evidence than independent days.
+   */
+  readonly strayVariance: number;
   /** 2 x the log-likelihood gain over a flat level (the test statistic). */
   readonly lrStatistic: number;
 }
@@ -64,20 +69,22 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     logLevels: new Array<number>(weeks).fill(0),
     lastVariance: 0,
     stepVariance: 0,
+    strayVariance: 0,
     lrStatistic: 0,
   };
   if (obs.filter((o) => o !== null).length < MIN_WEEKS) return flat;
-  let flatBest = Number.NEGATIVE_INFINITY;
+  let flatBest = { stray: 0, logLik: Number.NEGATIVE_INFINITY };
   let best = { q: 0, stray: 0, logLik: Number.NEGATIVE_INFINITY };
   for (const stray of STRAY_GRID) {
-    flatBest = Math.max(flatBest, filter(obs, 0, stray).logLik);
+    const ll = filter(obs, 0, stray).logLik;
+    if (ll > flatBest.logLik) flatBest = { stray, logLik: ll };
     for (const q of STEP_GRID) {
       const ll = filter(obs, q, stray).logLik;
       if (ll > best.logLik) best = { q, stray, logLik: ll };
     }
   }
-  const lr = 2 * (best.logLik - flatBest);
-  if (lr < LR_CRITICAL) return { ...flat, lrStatistic: Math.max(0, lr) };
+  const lr = 2 * (best.logLik - flatBest.logLik);
+  if (lr < LR_CRITICAL) return { ...flat, strayVariance: flatBest.stray, lrStatistic: Math.max(0, lr) };
   const run = filter(obs, best.q, best.stray);
   const smoothed = smooth(run, best.q);
   const last = smoothed.at(-1) ?? 0;
@@ -85,6 +92,7 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     logLevels: smoothed.map((l) => l - last),
     lastVariance: run.variances.at(-1) ?? 0,
     stepVariance: best.q,
+    strayVariance: best.stray,
     lrStatistic: lr,
   };
 }

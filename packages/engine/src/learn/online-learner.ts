@@ -1,5 +1,5 @@
 import seedrandom from "seedrandom";
-import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
+import { addDays, dateToMs, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundCents } from "../base/price-grid.js";
 import {
   type FittedDemand,
@@ -124,6 +124,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
   const fit = fitDemand(input.history, input.products);
   const lawOf = (fitted: FittedProduct) => input.distribution ?? fittedLaw(fitted);
+  // Each product's history as evidence, built once per learner: every date priced reads the same days.
+  const evidence = new Map<string, DayEvidence[]>();
   const planned = new Map(
     (input.promotions ?? []).map((p) => [`${p.product_id}\u0000${p.date}`, p.promoted]),
   );
@@ -157,9 +159,15 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const priceDays = new Map<number, number>();
     for (const r of history)
       priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
-    const gridSales = salesByGridPrice(fitted, grid, history, distribution);
+    let days = evidence.get(id);
+    if (days === undefined) {
+      days = evidenceOf(fitted, history);
+      evidence.set(id, days);
+    }
+    const alpha = overdispersionOf(distribution);
+    const gridSales = salesByGridPrice(fitted, grid, days, alpha);
     const confirmed = (price: number) => {
-      const own = salesAt(fitted, history, price, distribution);
+      const own = salesAt(days, fitted, price, alpha);
       const i = grid.findIndex((p) => Math.abs(p - price) < 1e-9);
       const judged = i < 0 ? own : monotoneSales(gridSales, i, own);
       return surprise(fitted, price, judged, distribution) <= OWN_Z * OWN_Z;
@@ -218,7 +226,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
     const volume =
       (belief.fitted.weekdayFactors[weekdayOf(date)] ?? 1) * liftOn(belief.fitted, date, promoted);
-    return unitsQuantiles(rng, moved, volume, stock, belief.distribution);
+    return unitsQuantiles(rng, moved, volume, stock, belief.distribution, belief.fitted.level.strayVariance);
   };
 
   return {
@@ -320,73 +328,120 @@ function affordable(
   return (hopeful[drawn] ?? 0) >= best - EXPLORE_COST * Math.abs(best);
 }
 
-/**
- * One history day as evidence of the rate at weekday volume 1: its volume (weekday, its week's level, its
- * promotion), and its NB2 weight 1 / (1 + alpha mu) (the IRLS weight: an over-dispersed day says less than a
- * Poisson one). Both its units and its exposure count at that weight, so the rate they imply is unchanged and a
- * weighted sum's variance equals its mean, as a Poisson count's does.
- */
-function dayEvidence(
-  fitted: FittedProduct,
-  row: SalesRow,
-  distribution: DemandDistribution,
-): { volume: number; weight: number } {
-  const promoted = Math.min(1, Math.max(0, row.promoted ?? 0));
-  const volume =
-    (fitted.weekdayFactors[weekdayOf(row.date)] ?? 1) *
-    levelOn(fitted, row.date) *
-    (promoted > 0 ? fitted.promotionLift ** promoted : 1);
-  const alpha = overdispersionOf(distribution);
-  const weight = alpha > 0 ? 1 / (1 + alpha * modelRate(fitted, row.price) * volume) : 1;
-  return { volume, weight };
+/** One history day as evidence of the rate at weekday volume 1 (`evidenceOf`). */
+interface DayEvidence {
+  readonly price: number;
+  readonly units: number;
+  /** Weekday volume x the week's level x the promotion's lift. */
+  readonly volume: number;
+  /** The fitted model's units that day (its rate at the price charged x the volume). */
+  readonly mean: number;
+  /** Calendar week (days since the epoch / 7): the days of one week share its stray level. */
+  readonly week: number;
 }
 
-/** The sales of the days charged exactly `price` (cents), sold-out days left out. */
-function salesAt(
-  fitted: FittedProduct,
-  history: readonly SalesRow[],
-  price: number,
-  distribution: DemandDistribution,
-): PriceSales {
-  const out = { exposure: 0, units: 0 };
+/**
+ * A product's history days as evidence of its rate at weekday volume 1: each day's volume (weekday, its week's
+ * level, its promotion) and the fitted model's units. A day that sold out only bounds demand from below and is
+ * left out.
+ */
+function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence[] {
+  const out: DayEvidence[] = [];
   for (const r of history) {
-    if (roundCents(r.price) !== price) continue;
     if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
-    const { volume, weight } = dayEvidence(fitted, r, distribution);
-    out.units += weight * r.units_sold;
-    out.exposure += weight * volume;
+    const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
+    const volume =
+      (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
+      levelOn(fitted, r.date) *
+      (promoted > 0 ? fitted.promotionLift ** promoted : 1);
+    const mean = modelRate(fitted, r.price) * volume;
+    out.push({
+      price: r.price,
+      units: r.units_sold,
+      volume,
+      mean,
+      week: Math.floor(dateToMs(r.date) / WEEK_MS),
+    });
   }
   return out;
+}
+
+const WEEK_MS = 7 * 86_400_000;
+
+/** One price's days of one week, summed: their units, exposure and the model's units (and their squares). */
+interface WeekBlock {
+  units: number;
+  exposure: number;
+  mean: number;
+  squares: number;
+}
+
+/**
+ * The blocks' units and exposure, each block at its weight E / Var (the IRLS weight): Var = E + alpha sum mu^2
+ * (NB2 days) + stray E^2 (the week's shared stray level). Units and exposure count at the same weight, so the rate
+ * they imply is unchanged and a weighted sum's variance equals its mean, as a Poisson count's does: an
+ * over-dispersed day, or a week whose level strayed, says less than Poisson days would. Counted as independent
+ * days, a price held through one lucky week kept the learner there for a season (`cj-995242` of the real suite).
+ */
+function weightedSales(blocks: Iterable<WeekBlock>, fitted: FittedProduct, alpha: number): PriceSales {
+  const stray = fitted.level.strayVariance;
+  const out = { exposure: 0, units: 0 };
+  for (const b of blocks) {
+    const w = b.mean > 0 ? 1 / (1 + (alpha * b.squares) / b.mean + stray * b.mean) : 1;
+    out.units += w * b.units;
+    out.exposure += w * b.exposure;
+  }
+  return out;
+}
+
+function addDay(blocks: Map<number, WeekBlock>, d: DayEvidence, exposure: number): void {
+  let b = blocks.get(d.week);
+  if (b === undefined) {
+    b = { units: 0, exposure: 0, mean: 0, squares: 0 };
+    blocks.set(d.week, b);
+  }
+  b.units += d.units;
+  b.exposure += exposure;
+  b.mean += d.mean;
+  b.squares += d.mean * d.mean;
+}
+
+/** The sales of the days charged exactly `price` (cents). */
+function salesAt(
+  days: readonly DayEvidence[],
+  fitted: FittedProduct,
+  price: number,
+  alpha: number,
+): PriceSales {
+  const blocks = new Map<number, WeekBlock>();
+  for (const d of days) if (roundCents(d.price) === price) addDay(blocks, d, d.volume);
+  return weightedSales(blocks.values(), fitted, alpha);
 }
 
 /**
  * Each grid price's own sales: the history days priced nearest to it (within half a step to its neighbours, not
- * beyond the grid's ends by more than that), their exposure in volume (`dayEvidence`), rescaled by the fitted
- * elasticity from the price charged to the grid price. A day that sold out only bounds demand from below and is
- * left out.
+ * beyond the grid's ends by more than that), their exposure in volume, rescaled by the fitted elasticity from the
+ * price charged to the grid price.
  */
 function salesByGridPrice(
   fitted: FittedProduct,
   prices: readonly number[],
-  history: readonly SalesRow[],
-  distribution: DemandDistribution,
+  days: readonly DayEvidence[],
+  alpha: number,
 ): PriceSales[] {
-  const out = prices.map(() => ({ exposure: 0, units: 0 }));
+  const blocks = prices.map(() => new Map<number, WeekBlock>());
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
-  for (const r of history) {
-    if (r.price < first - halfStep || r.price > last + halfStep) continue;
-    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
-    const k = nearestIndex(prices, r.price);
-    const s = out[k];
+  for (const d of days) {
+    if (d.price < first - halfStep || d.price > last + halfStep) continue;
+    const k = nearestIndex(prices, d.price);
     const p = prices[k];
-    if (s === undefined || p === undefined) continue;
-    const { volume, weight } = dayEvidence(fitted, r, distribution);
-    s.units += weight * r.units_sold;
-    s.exposure += weight * volume * (r.price / p) ** -fitted.elasticity;
+    const b = blocks[k];
+    if (p === undefined || b === undefined) continue;
+    addDay(b, d, d.volume * (d.price / p) ** -fitted.elasticity);
   }
-  return out;
+  return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
 }
 
 /** The index of the price in `prices` (ascending) nearest `price`, the lower one on a tie. */
@@ -557,18 +612,23 @@ function drawRates(
   });
 }
 
-/** Expected units and their 10th / 90th percentiles: posterior draws of the rate mixed with the sales noise. */
+/**
+ * Expected units and their 10th / 90th percentiles: posterior draws of the rate, times the day's week's own stray
+ * level (Gamma, mean 1, relative variance `stray`), mixed with the sales noise.
+ */
 function unitsQuantiles(
   rng: Uniform,
   posterior: { shape: number; rate: number } | undefined,
   volume: number,
   stock: number,
   distribution: DemandDistribution,
+  stray: number,
 ): LearnedUnits {
   if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
   const mass: number[] = [];
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
-    const pmf = demandPmf(distribution, volume * sampleGamma(rng, posterior.shape, posterior.rate));
+    const week = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
+    const pmf = demandPmf(distribution, volume * week * sampleGamma(rng, posterior.shape, posterior.rate));
     pmf.probs.forEach((p, j) => {
       const units = Math.min(stock, pmf.first + j);
       mass[units] = (mass[units] ?? 0) + p / QUANTILE_DRAWS;
