@@ -65,10 +65,11 @@ export type {
   FitOptions,
   FitReport,
   FittedDemand,
+  FittedLevel,
   FittedProduct,
   ProductHint,
 } from "./demand/fit-demand.js";
-export { fitDemand, fittedRate } from "./demand/fit-demand.js";
+export { fitDemand, fittedLaw, fittedRate, levelOn } from "./demand/fit-demand.js";
 export { problemFromFit } from "./demand/problem-from-fit.js";
 export type {
   CurvePoint,
@@ -124,6 +125,7 @@ export type {
   PlanAdvisor,
   PlanInput,
   PlannedPrice,
+  PlannedPromotion,
   PlanSource,
   PriceExplanation,
 } from "./plan/company-plan.js";

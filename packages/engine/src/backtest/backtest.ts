@@ -174,7 +174,7 @@ export function backtest(input: BacktestInput): BacktestReport {
 
   const byDay = groupBy(held, (r) => r.date);
   const rows: (BacktestRow & { baseline: number })[] = [];
-  const lastFit = new Map<string, { elasticity: number; se: number }>();
+  const lastFit = new Map<string, { elasticity: number; se: number; alpha: number }>();
   const once = refit === "once" ? modelOn(from) : null;
   let done = 0;
   for (const [date, dayRows] of byDay) {
@@ -204,7 +204,11 @@ export function backtest(input: BacktestInput): BacktestReport {
       }
       const productFit = m.fit().products.get(r.product_id);
       if (productFit !== undefined) {
-        lastFit.set(r.product_id, { elasticity: productFit.elasticity, se: productFit.stdErrors.elasticity });
+        lastFit.set(r.product_id, {
+          elasticity: productFit.elasticity,
+          se: productFit.stdErrors.elasticity,
+          alpha: productFit.overdispersion,
+        });
       }
       rows.push({
         date,
@@ -240,8 +244,7 @@ export function backtest(input: BacktestInput): BacktestReport {
     ...scored(perProduct.get(id) ?? []),
     elasticity: finite(lastFit.get(id)?.elasticity),
     elasticity_se: finite(lastFit.get(id)?.se),
-    // The Poisson fit has no dispersion to report; the NB2 fit will (DESIGN.md §9).
-    overdispersion: null,
+    overdispersion: finite(lastFit.get(id)?.alpha),
   }));
   return {
     company_id: input.companyId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateMarket, type SalesRow } from "../market/generate-market.js";
 import type { ScenarioInput } from "../market/scenario-schema.js";
-import { fitDemand } from "./fit-demand.js";
+import { fitDemand, levelOn } from "./fit-demand.js";
 
 const single = (over: Partial<ScenarioInput> = {}, elasticity = 2.5): ScenarioInput => ({
   name: "fit",
@@ -40,6 +40,99 @@ describe("fitDemand", () => {
     expect(p.baseRate).toBeLessThan(11);
     expect(p.weekdayFactors[5]! / p.weekdayFactors[0]!).toBeGreaterThan(1.5);
     expect(fit.rate("a", "2026-03-07", 20)).toBeCloseTo(p.baseRate * p.weekdayFactors[5]!, 10);
+  });
+
+  it("recovers a negative binomial market's elasticity, weekday, alpha and promotion lift within 2 standard errors", () => {
+    const weekday = [0.8, 0.9, 1, 1, 1.1, 1.4, 0.8];
+    const market = generateMarket(
+      single({
+        distribution: "negative_binomial",
+        seed: 11,
+        history: { days: 365, price_variation: 0.15, change_every_days: 7, promoted_share: 0.15 },
+        products: [
+          {
+            product_id: "a",
+            reference_price: 20,
+            demand: {
+              family: "constant_elasticity",
+              base_rate: 12,
+              elasticity: 2.2,
+              weekday,
+              overdispersion: 0.25,
+              promotion_lift: 1.6,
+            },
+          },
+        ],
+      }),
+    );
+    expect(market.history.some((r) => r.promoted === 1)).toBe(true);
+    const p = fitDemand(market.history, [{ productId: "a", referencePrice: 20 }], {
+      priorElasticitySd: 100,
+    }).products.get("a")!;
+    const within = (estimate: number, truth: number, se: number) => {
+      expect(se).toBeGreaterThan(0);
+      expect(Math.abs(estimate - truth)).toBeLessThan(2 * se);
+    };
+    within(p.elasticity, 2.2, p.stdErrors.elasticity);
+    within(p.overdispersion, 0.25, p.stdErrors.overdispersion);
+    within(Math.log(p.promotionLift), Math.log(1.6), p.stdErrors.promotion);
+    // Saturday against Monday, on the log scale the weekday errors are stated in.
+    within(
+      Math.log(p.weekdayFactors[5]! / p.weekdayFactors[0]!),
+      Math.log(1.4 / 0.8),
+      p.stdErrors.weekdayLog[5]!,
+    );
+    within(
+      Math.log(p.weekdayFactors[1]! / p.weekdayFactors[0]!),
+      Math.log(0.9 / 0.8),
+      p.stdErrors.weekdayLog[1]!,
+    );
+    // A flat market's level stays flat.
+    expect(p.report.levelMoves).toBe(false);
+    expect(p.level.weekly.every((m) => m === 1)).toBe(true);
+  });
+
+  it("follows a level that moves and carries its last week forward, the price effect unbiased by it", () => {
+    const days = 364;
+    // Flat for 40 weeks, then a rise to 1.8x over the last 12 (a season): the rise is not a price effect.
+    const multipliers = Array.from({ length: days }, (_, d) => {
+      const week = Math.floor(d / 7);
+      return week < 40 ? 1 : 1 + (0.8 * (week - 39)) / 12;
+    });
+    const market = generateMarket(
+      single({
+        distribution: "negative_binomial",
+        seed: 5,
+        history: { days, price_variation: 0.15, change_every_days: 7 },
+        products: [
+          {
+            product_id: "a",
+            reference_price: 20,
+            demand: {
+              family: "constant_elasticity",
+              base_rate: 10,
+              elasticity: 2,
+              overdispersion: 0.05,
+              history_multipliers: multipliers,
+            },
+          },
+        ],
+      }),
+    );
+    const fit = fitDemand(market.history, [{ productId: "a", referencePrice: 20 }], {
+      priorElasticitySd: 100,
+    });
+    const p = fit.products.get("a")!;
+    expect(p.report.levelMoves).toBe(true);
+    expect(p.report.notes.join(" ")).toMatch(/level moves/);
+    // The last week's level (1.8x) is carried forward, within 15 %.
+    expect(p.baseRate / 10).toBeGreaterThan(1.8 * 0.85);
+    expect(p.baseRate / 10).toBeLessThan(1.8 * 1.15);
+    // Early history sits near 1 / 1.8 of it.
+    expect(levelOn(p, market.history[0]!.date)).toBeGreaterThan(0.45);
+    expect(levelOn(p, market.history[0]!.date)).toBeLessThan(0.7);
+    expect(levelOn(p, "2099-01-01")).toBe(1);
+    expect(Math.abs(p.elasticity - 2)).toBeLessThan(2 * p.stdErrors.elasticity);
   });
 
   it("falls back to the prior on a constant price, says so, and gives a standard error", () => {

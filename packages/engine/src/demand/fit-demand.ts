@@ -1,7 +1,19 @@
-import { weekdayOf } from "../base/calendar.js";
+import { daysBetween, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import type { SalesRow } from "../market/generate-market.js";
-import { fitPoissonGlm, type GlmData, type GlmFit, type GlmPrior, PARAMS } from "./poisson-glm.js";
+import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
+import {
+  type FixedParams,
+  fitDemandGlm,
+  fittedMeans,
+  type GlmData,
+  type GlmFit,
+  type GlmPrior,
+  PROMOTION,
+  SLOPE,
+} from "./demand-glm.js";
+import { estimateOverdispersion, momentOverdispersion, overdispersionSe } from "./overdispersion.js";
+import { weeklyLevel } from "./weekly-level.js";
 
 /** What the caller knows about a product besides its history (its catalogue base price). */
 export interface ProductHint {
@@ -38,30 +50,61 @@ export interface FitReport {
   readonly signConstrained: boolean;
   readonly converged: boolean;
   readonly iterations: number;
+  /** True when the level walks week to week (a likelihood-ratio test against a flat level chose it). */
+  readonly levelMoves: boolean;
   readonly notes: string[];
 }
 
-/** One product's fitted demand: rate = baseRate * weekdayFactors[dow] * (price / referencePrice) ^ -elasticity. */
+/**
+ * The product's level through its history, relative to the level its forecasts carry forward (`baseRate`): one
+ * multiplier per 7-day block counted back from `lastDate` (the last is 1), oldest first. All 1 when flat.
+ */
+export interface FittedLevel {
+  readonly lastDate: string;
+  readonly weekly: number[];
+  /**
+   * Variance of a week's log level around `weekly` that no week carries to the next (0 when the weeks keep to the
+   * level): the days of one week share it, and a future week draws its own.
+   */
+  readonly strayVariance: number;
+}
+
+/**
+ * One product's fitted demand: rate = baseRate * weekdayFactors[dow] * (price / referencePrice) ^ -elasticity *
+ * promotionLift ^ promoted, with NB2 noise `overdispersion` around it; on a history day also times that day's level
+ * (`levelOn`).
+ */
 export interface FittedProduct {
   readonly productId: string;
   readonly referencePrice: number;
-  /** Units per day at the reference price on an average weekday. */
+  /** Units per day at the reference price on an average weekday, at the level of the last history week. */
   readonly baseRate: number;
   /** Monday first, mean 1. */
   readonly weekdayFactors: number[];
   /** >= 0: percent drop in demand per percent rise in price. */
   readonly elasticity: number;
+  /** NB2 alpha >= 0: a day's variance is rate + alpha rate^2 (0: Poisson). */
+  readonly overdispersion: number;
+  /** Multiplier of a promoted day's rate (a share s promoted: lift ^ s); 1 when the history has no promotion. */
+  readonly promotionLift: number;
+  readonly level: FittedLevel;
   readonly stdErrors: {
     readonly elasticity: number;
-    /** Of log(baseRate at the Monday level), i.e. the intercept. */
+    /** Of log(baseRate at the Monday level), i.e. the intercept, the level's own uncertainty included. */
     readonly logIntercept: number;
     /** Of log weekday effects relative to Monday (Monday = 0). */
     readonly weekdayLog: number[];
+    /** Of log(promotionLift). */
+    readonly promotion: number;
+    /** Of the over-dispersion alpha. */
+    readonly overdispersion: number;
   };
   readonly report: FitReport;
 }
 
 export interface CompanyFitReport {
+  /** The company's pooled NB2 alpha, toward which a product with thin history is shrunk. */
+  readonly overdispersion: number;
   /** Pooled (company-mean) elasticity and the spread between products (empirical Bayes). */
   readonly meanElasticity: number;
   readonly elasticitySpread: number;
@@ -73,13 +116,34 @@ export interface CompanyFitReport {
 export interface FittedDemand {
   readonly products: ReadonlyMap<string, FittedProduct>;
   readonly company: CompanyFitReport;
-  /** Expected units per day of `productId` on `date` (YYYY-MM-DD) at `price` (currency units). */
-  rate(productId: string, date: string, price: number): number;
+  /**
+   * Expected units per day of `productId` on `date` (YYYY-MM-DD) at `price` (currency units) with a share
+   * `promoted` of the day promoted, at the level carried forward.
+   */
+  rate(productId: string, date: string, price: number, promoted?: number): number;
 }
 
-/** Expected units per day of a fitted product on weekday `weekday` (Monday = 0) at `price`. */
-export function fittedRate(p: FittedProduct, weekday: number, price: number): number {
-  return p.baseRate * (p.weekdayFactors[weekday] ?? 1) * (price / p.referencePrice) ** -p.elasticity;
+/** Expected units per day of a fitted product on weekday `weekday` (Monday = 0) at `price`, at the level carried forward. */
+export function fittedRate(p: FittedProduct, weekday: number, price: number, promoted = 0): number {
+  return (
+    p.baseRate *
+    (p.weekdayFactors[weekday] ?? 1) *
+    (price / p.referencePrice) ** -p.elasticity *
+    (promoted > 0 ? p.promotionLift ** promoted : 1)
+  );
+}
+
+/** The level of `date`'s week relative to the level carried forward: 1 after the history, the first week's before it. */
+export function levelOn(p: FittedProduct, date: string): number {
+  const weekly = p.level.weekly;
+  const back = Math.floor(daysBetween(date, p.level.lastDate) / 7);
+  if (back < 0) return 1;
+  return weekly[Math.max(0, weekly.length - 1 - back)] ?? 1;
+}
+
+/** The law of a fitted product's daily demand: NB2 at its over-dispersion (Poisson at 0). */
+export function fittedLaw(p: FittedProduct): DemandDistribution {
+  return negativeBinomial(p.overdispersion);
 }
 
 interface Prepared {
@@ -87,17 +151,42 @@ interface Prepared {
   readonly referencePrice: number;
   readonly rows: number;
   readonly data: GlmData;
+  /** Each row's 7-day block, 0 the oldest, counted back from `lastDate`. */
+  readonly week: Int32Array;
+  readonly lastDate: string;
   readonly distinctPrices: number;
   readonly logPriceSd: number;
   readonly priceVaries: boolean;
+  readonly hasPromotions: boolean;
 }
 
+/** A product's pass-1 fit: its own data under a weak prior, with the level and alpha the later passes keep. */
+interface FirstFit {
+  readonly fit: GlmFit;
+  readonly signConstrained: boolean;
+  readonly alpha: number;
+  readonly alphaSe: number;
+  readonly offset: Float64Array;
+  readonly levelVariance: number;
+  readonly levelMoves: boolean;
+  readonly strayVariance: number;
+}
+
+/** Days of history the company's pooled alpha is worth in a product's own (shrinkage of a thin product's alpha). */
+const ALPHA_PRIOR_DAYS = 56;
+/** Rounds of level, alpha and mean: the level is read off the means and the means are fitted given the level. */
+const LEVEL_ROUNDS = 2;
+
 /**
- * Fits a Poisson GLM with weekday and log-price terms to each product's history (rows only, never the true
- * parameters), in two empirical-Bayes passes: first each product alone under a weak prior, then again under a
- * prior centred on the company (mean elasticity and weekday profile, with the spread between products), so thin
- * or flat-priced products borrow from the rest. Elasticity is kept >= 0. A constant price cannot identify an
- * elasticity: it takes the company mean (or the prior) and the report says so.
+ * Fits an NB2 GLM with weekday, log-price and promotion terms and a weekly level to each product's history (rows
+ * only, never the true parameters), in two empirical-Bayes passes: first each product alone under a weak prior
+ * (Poisson means, then rounds of the weekly level (`weeklyLevel`: a walk only where a likelihood-ratio test finds
+ * one), the over-dispersion (`estimateOverdispersion`, Cox-Reid) and the NB2 means given both), then again under a
+ * prior centred on the company (mean elasticity and weekday profile, with the spread between products; alpha shrunk
+ * toward the company's by the product's days), so thin or flat-priced products borrow from the rest. The
+ * promotion term keeps promoted days from biasing the price effect; the level keeps a holiday rise or a trend from
+ * reading as one, and is what the forecasts carry forward. Elasticity is kept >= 0. A constant price cannot
+ * identify an elasticity: it takes the company mean (or the prior) and the report says so.
  */
 export function fitDemand(
   rows: readonly SalesRow[],
@@ -132,10 +221,10 @@ export function fitDemand(
 
   // Pass 1: each product on its own data, weak priors.
   const weakPrior: GlmPrior = {
-    mean: [0, 0, 0, 0, 0, 0, 0, -priorE],
-    precision: [0, 1, 1, 1, 1, 1, 1, 1 / 100],
+    mean: [0, 0, 0, 0, 0, 0, 0, -priorE, 0],
+    precision: [0, 1, 1, 1, 1, 1, 1, 1 / 100, 1],
   };
-  const first = prepared.map((p) => fitConstrained(p, weakPrior, priorE));
+  const first = prepared.map((p) => firstFit(p, weakPrior, priorE));
 
   // Company level: precision-weighted mean elasticity and DerSimonian-Laird between-product spread.
   const identified = first.filter((f, i) => prepared[i]?.priceVaries && !f.signConstrained);
@@ -164,14 +253,29 @@ export function fitDemand(
     weekdaySpread = Math.max(Math.sqrt(ss / (6 * (first.length - 1))), 0.03);
   }
 
-  // Pass 2: each product under the company prior.
+  // The company's alpha: the median of the products with enough days to say (all of them when too few have).
+  const long = first.filter((_, i) => (prepared[i]?.data.units.length ?? 0) >= thinDays);
+  const alphas = (long.length >= 3 ? long : first).map((f) => f.alpha).sort((a, b) => a - b);
+  const pooledAlpha = alphas.length === 0 ? 0 : at(alphas, Math.floor((alphas.length - 1) / 2));
+
+  // Pass 2: each product under the company prior, at its pass-1 level and its shrunk alpha.
   const companyPrior: GlmPrior = {
-    mean: [0, ...weekdayMean.slice(1), -meanE],
-    precision: [0, ...new Array<number>(6).fill(1 / weekdaySpread ** 2), 1 / spread ** 2],
+    mean: [0, ...weekdayMean.slice(1), -meanE, 0],
+    precision: [0, ...new Array<number>(6).fill(1 / weekdaySpread ** 2), 1 / spread ** 2, 1],
   };
   const fitted = new Map<string, FittedProduct>();
-  prepared.forEach((p) => {
-    const { fit, signConstrained } = fitConstrained(p, companyPrior, meanE);
+  prepared.forEach((p, i) => {
+    const one = first[i];
+    if (one === undefined) return;
+    const n = p.data.units.length;
+    const alpha = (n * one.alpha + ALPHA_PRIOR_DAYS * pooledAlpha) / (n + ALPHA_PRIOR_DAYS);
+    const { fit, signConstrained } = fitConstrained(
+      { ...p, data: { ...p.data, offset: one.offset } },
+      companyPrior,
+      meanE,
+      alpha,
+      one.fit.theta,
+    );
     const source: ElasticitySource = p.priceVaries ? "data" : identified.length >= 3 ? "pooled" : "prior";
     const seE = at(fit.stdErrors, 7);
     const dataWeight =
@@ -191,21 +295,26 @@ export function fitDemand(
       notes.push(`thin history (${p.data.units.length} days): pooled toward company`);
     if (signConstrained) notes.push("estimated elasticity had the wrong sign: held at 0");
     if (p.rows > p.data.units.length) notes.push(`${p.rows - p.data.units.length} stock-out days left out`);
-    fitted.set(p.productId, toFittedProduct(p, fit, signConstrained, source, dataWeight, notes));
+    if (one.levelMoves) notes.push("the level moves week to week: forecasts carry the last week's forward");
+    fitted.set(
+      p.productId,
+      toFittedProduct(p, fit, { ...one, alpha, signConstrained }, source, dataWeight, notes),
+    );
   });
 
   return {
     products: fitted,
     company: {
+      overdispersion: pooledAlpha,
       meanElasticity: meanE,
       elasticitySpread: spread,
       productsWithPriceVariation: identified.length,
       unfitted,
     },
-    rate(productId: string, date: string, price: number): number {
+    rate(productId: string, date: string, price: number, promoted = 0): number {
       const p = fitted.get(productId);
       if (!p) throw new Error(`no fitted demand for product ${productId}`);
-      return fittedRate(p, weekdayOf(date), price);
+      return fittedRate(p, weekdayOf(date), price, promoted);
     },
   };
 }
@@ -231,17 +340,31 @@ function prepare(
     units: new Float64Array(n),
     weekday: new Uint8Array(n),
     logPrice: new Float64Array(n),
+    promoted: new Float64Array(n),
+    offset: new Float64Array(n),
   };
+  let lastDate = usable[0]?.date ?? "";
+  for (const r of usable) if (r.date > lastDate) lastDate = r.date;
+  const week = new Int32Array(n);
   const prices = new Set<number>();
   let sum = 0;
+  let hasPromotions = false;
   usable.forEach((r, i) => {
     data.units[i] = r.units_sold;
     data.weekday[i] = weekdayOf(r.date);
     const logPrice = Math.log(r.price / reference);
     data.logPrice[i] = logPrice;
+    const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
+    data.promoted[i] = promoted;
+    if (promoted > 0) hasPromotions = true;
+    week[i] = Math.floor(daysBetween(r.date, lastDate) / 7);
     sum += logPrice;
     prices.add(r.price);
   });
+  // Blocks were counted back from the last day; number them oldest first.
+  let oldest = 0;
+  for (const b of week) oldest = Math.max(oldest, b);
+  for (let i = 0; i < n; i++) week[i] = oldest - (week[i] ?? 0);
   const mean = sum / n;
   let ss = 0;
   for (const logPrice of data.logPrice) ss += (logPrice - mean) ** 2;
@@ -251,9 +374,50 @@ function prepare(
     referencePrice: reference,
     rows: list.length,
     data,
+    week,
+    lastDate,
     distinctPrices: prices.size,
     logPriceSd: sd,
     priceVaries: prices.size > 1 && sd > tol,
+    hasPromotions,
+  };
+}
+
+/**
+ * Pass 1 of one product: Poisson means under the weak prior, then `LEVEL_ROUNDS` rounds of its weekly level, its
+ * alpha and the NB2 means given both.
+ */
+function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number): FirstFit {
+  let current = fitConstrained(p, prior, fallbackElasticity, 0);
+  const flat = p.data;
+  let offset = new Float64Array(flat.units.length);
+  // The rounds read the level at the cheap moment alpha; the last fit's alpha is the likelihood's.
+  let alpha = momentOverdispersion(flat.units, fittedMeans(flat, current.fit.theta));
+  let level = { lastVariance: 0, stepVariance: 0, strayVariance: 0, moves: false };
+  for (let round = 0; round < LEVEL_ROUNDS; round++) {
+    // The level is read against the means without it.
+    const walk = weeklyLevel(p.week, flat.units, fittedMeans(flat, current.fit.theta), alpha);
+    offset = Float64Array.from(p.week, (w) => walk.logLevels[w] ?? 0);
+    level = {
+      lastVariance: walk.lastVariance,
+      stepVariance: walk.stepVariance,
+      strayVariance: walk.strayVariance,
+      moves: walk.stepVariance > 0,
+    };
+    const data = { ...flat, offset };
+    current = fitConstrained({ ...p, data }, prior, fallbackElasticity, alpha, current.fit.theta);
+    alpha = momentOverdispersion(data.units, fittedMeans(data, current.fit.theta));
+  }
+  const data = { ...flat, offset };
+  alpha = estimateOverdispersion(data, fittedMeans(data, current.fit.theta));
+  return {
+    ...current,
+    alpha,
+    alphaSe: overdispersionSe(data, fittedMeans(data, current.fit.theta), alpha),
+    offset,
+    levelVariance: level.lastVariance + level.stepVariance,
+    levelMoves: level.moves,
+    strayVariance: level.strayVariance,
   };
 }
 
@@ -261,19 +425,25 @@ function fitConstrained(
   p: Prepared,
   prior: GlmPrior,
   fallbackElasticity: number,
+  alpha: number,
+  start?: readonly number[],
 ): { fit: GlmFit; signConstrained: boolean } {
+  const fixed: FixedParams = p.hasPromotions ? {} : { promotion: 0 };
   if (!p.priceVaries)
-    return { fit: fitPoissonGlm(p.data, prior, -fallbackElasticity), signConstrained: false };
-  const fit = fitPoissonGlm(p.data, prior);
-  if (at(fit.theta, 7) <= 0) return { fit, signConstrained: false };
+    return {
+      fit: fitDemandGlm(p.data, prior, alpha, { ...fixed, slope: -fallbackElasticity }, start),
+      signConstrained: false,
+    };
+  const fit = fitDemandGlm(p.data, prior, alpha, fixed, start);
+  if (at(fit.theta, SLOPE) <= 0) return { fit, signConstrained: false };
   // Demand rising with price is noise or confounding here; the sensible-sign boundary is the constrained MAP.
-  return { fit: fitPoissonGlm(p.data, prior, 0), signConstrained: true };
+  return { fit: fitDemandGlm(p.data, prior, alpha, { ...fixed, slope: 0 }, start), signConstrained: true };
 }
 
 function toFittedProduct(
   p: Prepared,
   fit: GlmFit,
-  signConstrained: boolean,
+  one: FirstFit,
   source: ElasticitySource,
   dataWeight: number,
   notes: string[],
@@ -281,16 +451,30 @@ function toFittedProduct(
   const logFactors = [0, ...fit.theta.slice(1, 7)];
   const raw = logFactors.map((g) => Math.exp(g));
   const meanRaw = raw.reduce((a, b) => a + b, 0) / 7;
+  const byWeek = new Map<number, number>();
+  p.week.forEach((w, i) => {
+    byWeek.set(w, Math.exp(one.offset[i] ?? 0));
+  });
+  // The offsets are the pass-1 level relative to its last week; a block without a usable day keeps its neighbour's.
+  const weekly: number[] = [];
+  for (let w = 0; w <= Math.max(0, ...byWeek.keys()); w++) weekly.push(byWeek.get(w) ?? weekly[w - 1] ?? 1);
+  const seA = at(fit.stdErrors, 0);
   return {
     productId: p.productId,
     referencePrice: p.referencePrice,
     baseRate: Math.exp(at(fit.theta, 0)) * meanRaw,
     weekdayFactors: raw.map((w) => w / meanRaw),
-    elasticity: Math.max(0, -at(fit.theta, PARAMS - 1)),
+    elasticity: Math.max(0, -at(fit.theta, SLOPE)),
+    overdispersion: one.alpha,
+    promotionLift: p.hasPromotions ? Math.exp(at(fit.theta, PROMOTION)) : 1,
+    level: { lastDate: p.lastDate, weekly, strayVariance: one.strayVariance },
     stdErrors: {
-      elasticity: at(fit.stdErrors, 7),
-      logIntercept: at(fit.stdErrors, 0),
+      elasticity: at(fit.stdErrors, SLOPE),
+      // A walking level is known at its last week to within its filter variance, plus a week's step ahead.
+      logIntercept: Math.sqrt(Math.max(seA * seA, one.levelVariance)),
       weekdayLog: [0, ...fit.stdErrors.slice(1, 7)],
+      promotion: at(fit.stdErrors, PROMOTION),
+      overdispersion: one.alphaSe,
     },
     report: {
       rows: p.rows,
@@ -299,9 +483,10 @@ function toFittedProduct(
       logPriceSd: p.logPriceSd,
       elasticitySource: source,
       dataWeight,
-      signConstrained,
+      signConstrained: one.signConstrained,
       converged: fit.converged,
       iterations: fit.iterations,
+      levelMoves: one.levelMoves,
       notes,
     },
   };

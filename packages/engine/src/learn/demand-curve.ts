@@ -1,9 +1,9 @@
 import { weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
-import { fitDemand, fittedRate } from "../demand/fit-demand.js";
+import { fitDemand, fittedLaw, fittedRate } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { ProductState } from "../plan/product-state.js";
-import { demandPmf, expectedCapped, POISSON } from "../problem/sales-distribution.js";
+import { demandPmf, expectedCapped } from "../problem/sales-distribution.js";
 import type { Exploration } from "./exploration-range.js";
 import { explorationAdvisor } from "./learning-plan.js";
 import { onlineLearner } from "./online-learner.js";
@@ -125,7 +125,7 @@ export function demandCurves(input: DemandCurveInput): DemandCurve[] {
               const learned = learner?.unitsAt(state, input.today, 0, stock, { price, promoted: 0 }) ?? null;
               const expectedUnits =
                 learned?.expectedUnits ??
-                expectedCapped(demandPmf(POISSON, fittedRate(fitted, weekday, price)), stock);
+                expectedCapped(demandPmf(fittedLaw(fitted), fittedRate(fitted, weekday, price)), stock);
               const fallback = learned === null ? advisor.band(state, input.today, price, stock) : null;
               // Widened to hold the expectation, as the plan's rows are.
               const band = {

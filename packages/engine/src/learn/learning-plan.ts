@@ -2,7 +2,7 @@ import { weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { type FittedDemand, fitDemand, fittedRate } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
-import type { ActivePolicy, PlanAdvisor, PlannedPrice } from "../plan/company-plan.js";
+import type { ActivePolicy, PlanAdvisor, PlannedPrice, PlannedPromotion } from "../plan/company-plan.js";
 import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
 import { demandPmf, POISSON } from "../problem/sales-distribution.js";
@@ -34,6 +34,8 @@ export interface LearningPlanInput {
   readonly online: boolean;
   /** Adds `explanation` to every row (`PlanInput.explain`). */
   readonly explain?: boolean;
+  /** The planned promotions of the plan's days (`PlanInput.promotions`); the learner prices with them too. */
+  readonly promotions?: readonly PlannedPromotion[];
   /**
    * The prices each product can be charged at, where the partner keeps a price list (a market of a few price
    * points); default the catalogue grid. The server's catalogue has no price list and passes none; the closed-loop
@@ -61,6 +63,7 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
           products: hints,
           exploration: input.exploration,
           seed: input.seed,
+          ...(input.promotions === undefined ? {} : { promotions: input.promotions }),
           ...(input.active.modelId === null ? {} : { modelId: input.active.modelId }),
           ...(input.priceLists === undefined ? {} : { grids: new Map(Object.entries(input.priceLists)) }),
         })
@@ -80,6 +83,7 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
     ...(learner === undefined ? {} : { learner }),
     advisor: explorationAdvisor(input.history, input.exploration, fitted),
     ...(input.explain ? { explain: true } : {}),
+    ...(input.promotions === undefined ? {} : { promotions: input.promotions }),
   });
 }
 
@@ -134,17 +138,19 @@ export function explorationAdvisor(
       if (observed.length === 0) observed.push(state.product.base_price);
       return price < Math.min(...observed) - 1e-9 || price > Math.max(...observed) + 1e-9;
     },
-    band(state, date, price, stock) {
+    band(state, date, price, stock, promoted = 0) {
       const id = state.product.product_id;
       const product = fit()?.products.get(id);
       const weekday = weekdayOf(date);
       let mean: number;
       let logSd = 0;
+      let alpha = 0;
       if (product === undefined) {
         const params = state.ruleParams;
         mean = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekday] ?? 1);
       } else {
-        mean = fittedRate(product, weekday, price);
+        mean = fittedRate(product, weekday, price, promoted);
+        alpha = product.overdispersion;
         // log rate = intercept - elasticity * log(price / reference): both errors, independent.
         const ratio = Math.log(price / product.referencePrice);
         logSd = Math.hypot(
@@ -153,7 +159,7 @@ export function explorationAdvisor(
         );
       }
       const cap = Number.isFinite(stock) ? Math.max(0, Math.floor(stock)) : Number.POSITIVE_INFINITY;
-      const { unitsP10, unitsP90 } = unitsInterval(cappedMass(salesMass(mean, logSd), cap));
+      const { unitsP10, unitsP90 } = unitsInterval(cappedMass(salesMass(mean, logSd, alpha), cap));
       return { p10: unitsP10, p90: unitsP90 };
     },
   };
@@ -182,13 +188,15 @@ export function capToExploration(
 }
 
 /**
- * The day's units: Poisson sales at a rate whose log has standard deviation `logSd` (the fit's uncertainty), taken
- * as Gamma with the same mean and relative variance e^(sd^2) - 1, so the mixture is negative binomial; Poisson
- * when the rate is known.
+ * The day's units: NB2 sales (over-dispersion `alpha`, the fit's) at a rate whose log has standard deviation
+ * `logSd` (the fit's uncertainty), taken as Gamma with the same mean and relative variance e^(sd^2) - 1: the
+ * product of the two Gammas is taken as one with their combined relative variance, so the mixture is negative
+ * binomial; Poisson when the rate is known and alpha is 0.
  */
-function salesMass(mean: number, logSd: number): number[] {
+function salesMass(mean: number, logSd: number, alpha: number): number[] {
   if (!(mean > 0)) return [1];
-  const relVar = Math.expm1(logSd * logSd);
+  const parameter = Math.expm1(logSd * logSd);
+  const relVar = parameter + alpha + parameter * alpha;
   if (!(relVar > 1e-9)) {
     const pmf = demandPmf(POISSON, mean);
     const mass: number[] = [];

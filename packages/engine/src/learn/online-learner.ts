@@ -1,16 +1,23 @@
 import seedrandom from "seedrandom";
-import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
+import { addDays, dateToMs, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
-import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
+import {
+  type FittedDemand,
+  type FittedProduct,
+  fitDemand,
+  fittedLaw,
+  levelOn,
+  type ProductHint,
+} from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
-import type { LearnedPrice, OnlinePricer } from "../plan/company-plan.js";
+import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import {
   type DemandDistribution,
   demandPmf,
   expectedDemand,
-  POISSON,
+  overdispersionOf,
 } from "../problem/sales-distribution.js";
 import {
   drawEdgeElasticity,
@@ -30,7 +37,10 @@ export interface OnlineLearnerInput {
   readonly exploration?: Exploration;
   /** Seeds every posterior draw, together with the product and date priced. */
   readonly seed: string | number;
+  /** The law of every product's daily demand; default each product's fitted NB2 (`fittedLaw`). */
   readonly distribution?: DemandDistribution;
+  /** Known promotions of the days priced (planned ones; a product and date without a row: none). */
+  readonly promotions?: readonly PlannedPromotion[];
   /** Prices the learner chooses from per product; default the product state's catalogue grid. */
   readonly grids?: ReadonlyMap<string, readonly number[]>;
   readonly modelId?: string;
@@ -70,6 +80,8 @@ export interface OnlineLearner extends OnlinePricer {
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
 interface ProductBelief {
   readonly fitted: FittedProduct;
+  /** The law of the product's daily demand (its fitted NB2 unless the input says otherwise). */
+  readonly distribution: DemandDistribution;
   /** The grid prices of the exploration range, ascending, with their own sales and edge lines. */
   readonly prices: readonly number[];
   readonly byPrice: readonly PriceSales[];
@@ -77,7 +89,7 @@ interface ProductBelief {
   readonly priorDays: readonly number[];
   /** Gamma posterior of each price's rate at weekday volume 1. */
   readonly posterior: readonly { shape: number; rate: number }[];
-  /** Weekday volume of each day left in the season, from `date`. */
+  /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
   readonly volumes: readonly number[];
   readonly daysLeft: number;
   readonly priceDays: ReadonlyMap<number, number>;
@@ -110,8 +122,18 @@ const QUANTILE_DRAWS = 48;
  */
 export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
-  const distribution = input.distribution ?? POISSON;
   const fit = fitDemand(input.history, input.products);
+  const lawOf = (fitted: FittedProduct) => input.distribution ?? fittedLaw(fitted);
+  // Each product's history as evidence, built once per learner: every date priced reads the same days.
+  const evidence = new Map<string, DayEvidence[]>();
+  const planned = new Map(
+    (input.promotions ?? []).map((p) => [`${p.product_id}\u0000${p.date}`, p.promoted]),
+  );
+  /** The day's rate multiplier of a known promotion: lift ^ share (1 without one). */
+  const liftOn = (fitted: FittedProduct, date: string, promoted?: number) => {
+    const share = promoted ?? planned.get(`${fitted.productId}\u0000${date}`) ?? 0;
+    return share > 0 ? fitted.promotionLift ** Math.min(1, share) : 1;
+  };
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
     const list = rows.get(r.product_id) ?? [];
@@ -128,20 +150,27 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const id = state.product.product_id;
     const fitted = fit.products.get(id);
     if (fitted === undefined) return null;
+    const distribution = lawOf(fitted);
     const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
       (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
     );
     if (grid.length === 0) return null;
     const history = rows.get(id) ?? [];
-    const currency = state.product.currency;
     const priceDays = new Map<number, number>();
+    const currency = state.product.currency;
     for (const r of history) {
       const price = roundToMinor(r.price, currency);
       priceDays.set(price, (priceDays.get(price) ?? 0) + 1);
     }
-    const gridSales = salesByGridPrice(fitted, grid, history);
+    let days = evidence.get(id);
+    if (days === undefined) {
+      days = evidenceOf(fitted, history);
+      evidence.set(id, days);
+    }
+    const alpha = overdispersionOf(distribution);
+    const gridSales = salesByGridPrice(fitted, grid, days, alpha);
     const confirmed = (price: number) => {
-      const own = salesAt(fitted, history, price, currency);
+      const own = salesAt(days, fitted, price, alpha, currency);
       const i = grid.findIndex((p) => Math.abs(p - price) < 1e-9);
       const judged = i < 0 ? own : monotoneSales(gridSales, i, own);
       return surprise(fitted, price, judged, distribution) <= OWN_Z * OWN_Z;
@@ -156,22 +185,34 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     });
     // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
     const daysLeft = daysBetween(date, seasonLastDay(state, addDays(date, -day))) + 1;
-    const volumes = Array.from(
-      { length: Math.max(1, daysLeft) },
-      (_, d) => fitted.weekdayFactors[weekdayOf(addDays(date, d))] ?? 1,
-    );
+    const volumes = Array.from({ length: Math.max(1, daysLeft) }, (_, d) => {
+      const day = addDays(date, d);
+      return (fitted.weekdayFactors[weekdayOf(day)] ?? 1) * liftOn(fitted, day);
+    });
     const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
     const posterior = prices.map((p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
     );
-    return { fitted, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft, priceDays };
+    return {
+      fitted,
+      distribution,
+      prices,
+      byPrice,
+      edges,
+      priorDays,
+      posterior,
+      volumes,
+      daysLeft,
+      priceDays,
+    };
   };
 
   /**
-   * The day's units at `price` and their band: the posterior of the nearest price the learner prices, moved along
-   * the fitted elasticity to `price` (as `salesByGridPrice` moves each day's sales to its grid price), mixed with
-   * the sales noise. Its draws have their own stream per product and date, so the band depends on the price alone,
-   * not on the draws that chose it: what a plan serves at a price is what the backtest scores at it.
+   * The day's units at `price` with a share `promoted` of the day promoted (default: the planned promotion) and
+   * their band: the posterior of the nearest price the learner prices, moved along the fitted elasticity to `price`
+   * (as `salesByGridPrice` moves each day's sales to its grid price), mixed with the product's NB2 sales noise. Its
+   * draws have their own stream per product and date, so the band depends on the price alone, not on the draws that
+   * chose it: what a plan serves at a price is what the backtest scores at it.
    */
   const unitsOf = (
     belief: ProductBelief,
@@ -179,13 +220,16 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     date: string,
     stock: number,
     price: number,
+    promoted?: number,
   ): LearnedUnits => {
     const k = nearestIndex(belief.prices, price);
     const g = belief.posterior[k];
     const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
     const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
     const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
-    return unitsQuantiles(rng, moved, belief.volumes[0] ?? 1, stock, distribution);
+    const volume =
+      (belief.fitted.weekdayFactors[weekdayOf(date)] ?? 1) * liftOn(belief.fitted, date, promoted);
+    return unitsQuantiles(rng, moved, volume, stock, belief.distribution, belief.fitted.level.strayVariance);
   };
 
   return {
@@ -199,12 +243,23 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       at: DayConditions,
     ): LearnedUnits | null {
       const belief = beliefOf(state, date, day);
-      return belief === null ? null : unitsOf(belief, state, date, stock, at.price);
+      return belief === null ? null : unitsOf(belief, state, date, stock, at.price, at.promoted);
     },
     priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const { fitted, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft, priceDays } = belief;
+      const {
+        fitted,
+        distribution,
+        prices,
+        byPrice,
+        edges,
+        priorDays,
+        posterior,
+        volumes,
+        daysLeft,
+        priceDays,
+      } = belief;
       const id = state.product.product_id;
       const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
@@ -276,48 +331,121 @@ function affordable(
   return (hopeful[drawn] ?? 0) >= best - EXPLORE_COST * Math.abs(best);
 }
 
-/** The sales of the days charged exactly `price` (to the minor unit), sold-out days left out. */
-function salesAt(
-  fitted: FittedProduct,
-  history: readonly SalesRow[],
-  price: number,
-  currency: string,
-): PriceSales {
-  const out = { exposure: 0, units: 0 };
+/** One history day as evidence of the rate at weekday volume 1 (`evidenceOf`). */
+interface DayEvidence {
+  readonly price: number;
+  readonly units: number;
+  /** Weekday volume x the week's level x the promotion's lift. */
+  readonly volume: number;
+  /** The fitted model's units that day (its rate at the price charged x the volume). */
+  readonly mean: number;
+  /** Calendar week (days since the epoch / 7): the days of one week share its stray level. */
+  readonly week: number;
+}
+
+/**
+ * A product's history days as evidence of its rate at weekday volume 1: each day's volume (weekday, its week's
+ * level, its promotion) and the fitted model's units. A day that sold out only bounds demand from below and is
+ * left out.
+ */
+function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence[] {
+  const out: DayEvidence[] = [];
   for (const r of history) {
-    if (roundToMinor(r.price, currency) !== price) continue;
     if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
-    out.units += r.units_sold;
-    out.exposure += fitted.weekdayFactors[weekdayOf(r.date)] ?? 1;
+    const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
+    const volume =
+      (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
+      levelOn(fitted, r.date) *
+      (promoted > 0 ? fitted.promotionLift ** promoted : 1);
+    const mean = modelRate(fitted, r.price) * volume;
+    out.push({
+      price: r.price,
+      units: r.units_sold,
+      volume,
+      mean,
+      week: Math.floor(dateToMs(r.date) / WEEK_MS),
+    });
   }
   return out;
 }
 
+const WEEK_MS = 7 * 86_400_000;
+
+/** One price's days of one week, summed: their units, exposure and the model's units (and their squares). */
+interface WeekBlock {
+  units: number;
+  exposure: number;
+  mean: number;
+  squares: number;
+}
+
+/**
+ * The blocks' units and exposure, each block at its weight E / Var (the IRLS weight): Var = E + alpha sum mu^2
+ * (NB2 days) + stray E^2 (the week's shared stray level). Units and exposure count at the same weight, so the rate
+ * they imply is unchanged and a weighted sum's variance equals its mean, as a Poisson count's does: an
+ * over-dispersed day, or a week whose level strayed, says less than Poisson days would. Counted as independent
+ * days, a price held through one lucky week kept the learner there for a season (`cj-995242` of the real suite).
+ */
+function weightedSales(blocks: Iterable<WeekBlock>, fitted: FittedProduct, alpha: number): PriceSales {
+  const stray = fitted.level.strayVariance;
+  const out = { exposure: 0, units: 0 };
+  for (const b of blocks) {
+    const w = b.mean > 0 ? 1 / (1 + (alpha * b.squares) / b.mean + stray * b.mean) : 1;
+    out.units += w * b.units;
+    out.exposure += w * b.exposure;
+  }
+  return out;
+}
+
+function addDay(blocks: Map<number, WeekBlock>, d: DayEvidence, exposure: number): void {
+  let b = blocks.get(d.week);
+  if (b === undefined) {
+    b = { units: 0, exposure: 0, mean: 0, squares: 0 };
+    blocks.set(d.week, b);
+  }
+  b.units += d.units;
+  b.exposure += exposure;
+  b.mean += d.mean;
+  b.squares += d.mean * d.mean;
+}
+
+/** The sales of the days charged exactly `price` (to the currency's minor unit). */
+function salesAt(
+  days: readonly DayEvidence[],
+  fitted: FittedProduct,
+  price: number,
+  alpha: number,
+  currency: string,
+): PriceSales {
+  const blocks = new Map<number, WeekBlock>();
+  for (const d of days) if (roundToMinor(d.price, currency) === price) addDay(blocks, d, d.volume);
+  return weightedSales(blocks.values(), fitted, alpha);
+}
+
 /**
  * Each grid price's own sales: the history days priced nearest to it (within half a step to its neighbours, not
- * beyond the grid's ends by more than that), their exposure in weekday volume, rescaled by the fitted elasticity
- * from the price charged to the grid price. A day that sold out only bounds demand from below and is left out.
+ * beyond the grid's ends by more than that), their exposure in volume, rescaled by the fitted elasticity from the
+ * price charged to the grid price.
  */
 function salesByGridPrice(
   fitted: FittedProduct,
   prices: readonly number[],
-  history: readonly SalesRow[],
+  days: readonly DayEvidence[],
+  alpha: number,
 ): PriceSales[] {
-  const out = prices.map(() => ({ exposure: 0, units: 0 }));
+  const blocks = prices.map(() => new Map<number, WeekBlock>());
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
-  for (const r of history) {
-    if (r.price < first - halfStep || r.price > last + halfStep) continue;
-    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
-    const k = nearestIndex(prices, r.price);
-    const s = out[k];
+  for (const d of days) {
+    if (d.price < first - halfStep || d.price > last + halfStep) continue;
+    const k = nearestIndex(prices, d.price);
     const p = prices[k];
-    if (s === undefined || p === undefined) continue;
-    s.units += r.units_sold;
-    s.exposure += (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) * (r.price / p) ** -fitted.elasticity;
+    const b = blocks[k];
+    if (p === undefined || b === undefined) continue;
+    addDay(b, d, d.volume * (d.price / p) ** -fitted.elasticity);
   }
-  return out;
+  return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
 }
 
 /** The index of the price in `prices` (ascending) nearest `price`, the lower one on a tie. */
@@ -488,18 +616,23 @@ function drawRates(
   });
 }
 
-/** Expected units and their 10th / 90th percentiles: posterior draws of the rate mixed with the sales noise. */
+/**
+ * Expected units and their 10th / 90th percentiles: posterior draws of the rate, times the day's week's own stray
+ * level (Gamma, mean 1, relative variance `stray`), mixed with the sales noise.
+ */
 function unitsQuantiles(
   rng: Uniform,
   posterior: { shape: number; rate: number } | undefined,
   volume: number,
   stock: number,
   distribution: DemandDistribution,
+  stray: number,
 ): LearnedUnits {
   if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
   const mass: number[] = [];
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
-    const pmf = demandPmf(distribution, volume * sampleGamma(rng, posterior.shape, posterior.rate));
+    const week = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
+    const pmf = demandPmf(distribution, volume * week * sampleGamma(rng, posterior.shape, posterior.rate));
     pmf.probs.forEach((p, j) => {
       const units = Math.min(stock, pmf.first + j);
       mass[units] = (mass[units] ?? 0) + p / QUANTILE_DRAWS;

@@ -95,6 +95,7 @@ export function runPlanJob(
     products: input.products,
     active: input.active,
     ...(input.explain ? { explain: true } : {}),
+    ...(input.promotions === undefined ? {} : { promotions: input.promotions }),
     ...learning,
   });
 }

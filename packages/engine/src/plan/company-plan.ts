@@ -94,6 +94,13 @@ export interface PriceExplanation {
   readonly binding: PriceBinding | null;
 }
 
+/** A known promotion of one product on one date (DESIGN.md §9): `promoted` the share of the day promoted, in [0, 1]. */
+export interface PlannedPromotion {
+  readonly product_id: string;
+  readonly date: string;
+  readonly promoted: number;
+}
+
 /** A learner's price for one product on one date, before today's guardrails and max daily change. */
 export interface LearnedPrice {
   readonly price: number;
@@ -125,8 +132,17 @@ export interface PlanAdvisor {
   cap(state: ProductState, price: number, rulePrice: number): number;
   /** Whether a price lies outside the prices the product's history has sold at. */
   outside(state: ProductState, price: number): boolean;
-  /** The 10th / 90th percentile of the day's units at `price` with `stock` left (parameter and sales noise). */
-  band(state: ProductState, date: string, price: number, stock: number): { p10: number; p90: number };
+  /**
+   * The 10th / 90th percentile of the day's units at `price` with `stock` left and a share `promoted` of the day
+   * promoted (parameter and sales noise).
+   */
+  band(
+    state: ProductState,
+    date: string,
+    price: number,
+    stock: number,
+    promoted?: number,
+  ): { p10: number; p90: number };
 }
 
 export interface PlanInput {
@@ -151,6 +167,11 @@ export interface PlanInput {
   readonly advisor?: PlanAdvisor;
   /** Adds `explanation` to every row (it asks the demand fit for the elasticities). Prices stay the same. */
   readonly explain?: boolean;
+  /**
+   * The planned promotions of the plan's days (`pricing data import --promotions`): a promoted day's expected units
+   * and band carry the fitted promotion lift; a product and date without one has none.
+   */
+  readonly promotions?: readonly PlannedPromotion[];
 }
 
 /** One product as the plan walks it day by day. */
@@ -189,6 +210,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     selling: true,
     path: [],
   }));
+  const planned = new Map(
+    (input.promotions ?? []).map((p) => [`${p.product_id}\u0000${p.date}`, p.promoted]),
+  );
   const out: PlannedPrice[] = [];
   const days = daysBetween(today, endDate);
   const picks = new Int32Array(lanes.length);
@@ -255,6 +279,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       if (!lane.selling || candidate === null || candidate === undefined) return;
       const { state, override, pin, rule, pick, learned, online } = candidate;
       const stock = lane.stock;
+      const promoted = planned.get(`${state.product.product_id}\u0000${date}`) ?? 0;
       const chosen = damped.has(k)
         ? dampedPrice({ last: lane.prev, price: candidate.chosen })
         : candidate.chosen;
@@ -273,7 +298,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         capped = damped.has(k);
         price = boundPrice(state, chosen, lane.prev);
         units =
-          price === online.price ? online.expectedUnits : expectedUnitsOn(state, fit, date, price, stock);
+          price === online.price
+            ? online.expectedUnits
+            : expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else if (learned !== null && lane.policyIndex !== undefined) {
         wanted = chosen;
         capped = candidate.capped || damped.has(k);
@@ -282,9 +309,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units =
           price === candidate.chosen
             ? learned.expectedUnits(lane.policyIndex, policyStart + t, pick, stock)
-            : expectedUnitsOn(state, fit, date, price, stock);
+            : expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else {
-        units = expectedUnitsOn(state, fit, date, price, stock);
+        units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       }
       if (date >= startDate) {
         const row = {
@@ -343,7 +370,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
             ...explained,
           });
         } else {
-          const band = advisor?.band(state, date, price, stock);
+          const band = advisor?.band(state, date, price, stock, promoted);
           out.push({
             ...row,
             source: learned === null ? "rule" : active.source,

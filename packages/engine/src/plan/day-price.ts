@@ -1,6 +1,6 @@
 import { weekdayOf } from "../base/calendar.js";
 import { nearestPrintable, printableAtOrAbove, printableAtOrBelow } from "../base/price-format.js";
-import type { FittedDemand } from "../demand/fit-demand.js";
+import { type FittedDemand, fittedLaw } from "../demand/fit-demand.js";
 import { demandPmf, expectedCapped, POISSON } from "../problem/sales-distribution.js";
 import { rulePrice } from "../rule/rule-price.js";
 import type { ProductState } from "./product-state.js";
@@ -121,7 +121,8 @@ export function boundPrice(state: ProductState, price: number, prev: number | nu
 
 /**
  * Expected units sold on `date` at `price` with `stock` left (Infinity when unlimited): the fitted demand when it
- * knows the product, else the history's daily volume by weekday; Poisson sales capped by the stock.
+ * knows the product (with a share `promoted` of the day promoted), else the history's daily volume by weekday; its
+ * sales (the fit's NB2, else Poisson) capped by the stock.
  */
 export function expectedUnitsOn(
   state: ProductState,
@@ -129,16 +130,18 @@ export function expectedUnitsOn(
   date: string,
   price: number,
   stock: number,
+  promoted = 0,
 ): number {
   const id = state.product.product_id;
   const model = fit();
+  const fitted = model?.products.get(id);
   let rate: number;
-  if (model?.products.has(id)) rate = model.rate(id, date, price);
+  if (model && fitted) rate = model.rate(id, date, price, promoted);
   else {
     const params = state.ruleParams;
     rate = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekdayOf(date)] ?? 1);
   }
   if (!Number.isFinite(stock)) return rate;
   if (stock <= 0) return 0;
-  return expectedCapped(demandPmf(POISSON, rate), stock);
+  return expectedCapped(demandPmf(fitted === undefined ? POISSON : fittedLaw(fitted), rate), stock);
 }

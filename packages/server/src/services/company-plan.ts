@@ -71,6 +71,8 @@ export async function planCompany(
   }
   range.admit?.({ products: snapshot.products.length, days: daysBetween(startDate, endDate) + 1 });
   const { active } = await servedPolicy(ctx, company);
+  // The plan walks from today: a promotion planned for any of its days moves that day's units (DESIGN.md §9).
+  const promotions = await ctx.repositories.sales.plannedPromotions(company.company_id, today, endDate);
   const artifact: ActiveArtifact =
     active.source === "rule"
       ? { source: "rule", modelId: null, artifact: null }
@@ -85,6 +87,7 @@ export async function planCompany(
       active: artifact,
       fit: fitSource(snapshot),
       ...(range.explain ? { explain: true } : {}),
+      ...(promotions.length === 0 ? {} : { promotions }),
       learning: {
         history: snapshot.history,
         exploration: company.exploration,
