@@ -31,9 +31,22 @@ module.exports = {
       severity: "error",
       comment:
         "A workspace package is used through `@pricing/<pkg>` (its src/index.ts), never through a relative path " +
-        "into its files: what index.ts exports is the surface its owner keeps stable.",
+        "into its files: what index.ts exports is the surface its owner keeps stable. Test helpers have their own " +
+        "entry (`@pricing/<pkg>/testing`, src/testing.ts), for tests and benchmarks only.",
       from: { path: "^(packages/[^/]+|benchmarks|test)/" },
-      to: { path: "^packages/[^/]+/", pathNot: ["^$1/", "^packages/[^/]+/src/index\\.ts$"] },
+      to: {
+        path: "^packages/[^/]+/",
+        pathNot: ["^$1/", "^packages/[^/]+/src/index\\.ts$", "^packages/[^/]+/src/testing\\.ts$"],
+      },
+    },
+    {
+      name: "testing-entry-for-tests-and-benchmarks",
+      severity: "error",
+      comment:
+        "`@pricing/<pkg>/testing` holds helpers for test suites (a test database, its secrets): shipped code that " +
+        "imported them would run against test settings.",
+      from: { pathNot: [...TEST, "^benchmarks/"] },
+      to: { path: "^packages/[^/]+/src/testing\\.ts$" },
     },
     {
       name: "standalone-packages-import-nothing-of-ours",
@@ -61,6 +74,23 @@ module.exports = {
         "code generation (src/codegen/, a build step) reads the server's OpenAPI document.",
       from: { path: "^packages/client/", pathNot: [...TEST, "^packages/client/src/codegen/"] },
       to: { path: ["^packages/(?!client/)", "^packages/client/src/codegen/"] },
+    },
+    {
+      name: "server-services-below-training-below-jobs",
+      severity: "error",
+      comment:
+        "Inside the server, services/ (one operation or read each) sit below training/ (admission and runs of a " +
+        "training), which sits below jobs/ (queued and scheduled work): a lower layer never imports a higher one, " +
+        "so a training is admitted in one place whoever asks for it and no folder cycle can return.",
+      from: { path: "^packages/server/src/(services|training)/", pathNot: TEST },
+      to: { path: "^packages/server/src/(jobs|console|cli)/" },
+    },
+    {
+      name: "server-services-do-not-import-training",
+      severity: "error",
+      comment: "A service that trains would bypass the admission in training/; the API's train lives there.",
+      from: { path: "^packages/server/src/services/", pathNot: TEST },
+      to: { path: "^packages/server/src/training/" },
     },
     {
       name: "nothing-imports-benchmarks",

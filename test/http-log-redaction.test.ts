@@ -36,14 +36,18 @@ describe("request logs", () => {
         ...(url.includes("auth/token") ? { payload: {} } : {}),
       });
       const lines = linesOf(String(res.headers["x-request-id"]));
-      const incoming = lines.find((l) => l.msg === "incoming request") as
+      const completed = lines.find((l) => l.msg === "request completed") as
         | { req: { url: string } }
         | undefined;
-      expect(incoming, url).toBeDefined();
+      expect(completed, url).toBeDefined();
       const text = JSON.stringify(lines);
       for (const secret of secrets) expect(text, url).not.toContain(secret);
-      expect(incoming?.req.url, url).toContain("=[redacted]");
-      expect(incoming?.req.url.split("?")[0], url).toBe(url.split("?")[0]);
+      for (const line of lines.filter((l) => l.req !== undefined)) {
+        const logged = (line as { req: { url: string } }).req.url;
+        expect(logged, url).toContain("=[redacted]");
+        expect(logged.split("?")[0], url).toBe(url.split("?")[0]);
+      }
+      expect(completed?.req.url, url).toContain("=[redacted]");
     }
     const runs = linesOf(
       String(
@@ -54,7 +58,27 @@ describe("request logs", () => {
           })
         ).headers["x-request-id"],
       ),
-    ).find((l) => l.msg === "incoming request") as { req: { url: string } };
-    expect(runs.req.url).toBe(`/v2/runs?company_id=${partner.company_id}&limit=5&access_token=[redacted]`);
+    );
+    // One request line per read, written when it is answered, with the request in it (the error handler's own
+    // line about the refused parameter stays).
+    expect(runs.map((l) => l.msg).filter((m) => m !== "request rejected")).toEqual(["request completed"]);
+    expect(runs.at(-1)).toMatchObject({
+      req: {
+        method: "GET",
+        url: `/v2/runs?company_id=${partner.company_id}&limit=5&access_token=[redacted]`,
+      },
+      res: { statusCode: expect.any(Number) },
+      responseTime: expect.any(Number),
+    });
+  });
+
+  it("logs when a write starts as well as when it ends: a training may run for minutes", async () => {
+    const res = await h.app.inject({ method: "POST", url: "/public/v1/auth/token", payload: {} });
+    const lines = linesOf(String(res.headers["x-request-id"]));
+    expect(lines.map((l) => l.msg).filter((m) => m !== "request rejected")).toEqual([
+      "incoming request",
+      "request completed",
+    ]);
+    expect(lines.at(-1)).toMatchObject({ req: { method: "POST" }, res: { statusCode: 400 } });
   });
 });

@@ -9,7 +9,7 @@ import {
   runPlanJob,
   type SalesRow,
 } from "@pricing/engine";
-import { companyToday, type ProductRow } from "@pricing/server";
+import { type CatalogRow, companyToday } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startV2Harness, TEST_SETTINGS, type V2Harness } from "./v2-harness.js";
 
@@ -37,7 +37,7 @@ async function engineJob(modelId: string | null, startDate: string, endDate: str
   const company = await companies.get(COMPANY);
   if (!company) throw new Error("no company");
   const today = companyToday(h.now(), company.timezone);
-  const products: ProductRow[] = await productRows.listByCompany(COMPANY);
+  const products: CatalogRow[] = await productRows.listByCompany(COMPANY);
   const sales = await salesRows.list({ companyId: COMPANY });
   const history: SalesRow[] = sales
     .filter((s) => s.date < today)

@@ -1,3 +1,5 @@
+import { strongEtag } from "@pricing/http-adapter";
+import { readRecommendationsJson } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startV2Harness, type V2Harness } from "./v2-harness.js";
 
@@ -55,5 +57,40 @@ describe("conditional GET of persisted runs on the real server", () => {
     }
     const previous = await getIf(`/public/v1/v2/recommendations?company_id=${COMPANY}&runs_ago=1`, tags[0]);
     expect(previous.status).toBe(304);
+  });
+
+  it("sends each representation's tag stored with its bytes: byte-exact from the cache, the same after a restart", async () => {
+    const base = `/public/v1/v2/recommendations?company_id=${COMPANY}`;
+    // Several representations of one run: plain, explained, filtered; each its own bytes and tag.
+    const queries = ["", "&explain=true", "&product_id=sku-1", "&product_id=sku-1&explain=true"];
+    const seen = new Set<string>();
+    for (const query of queries) {
+      const first = await getIf(base + query);
+      const bytes = Buffer.from(await first.arrayBuffer());
+      const etag = first.headers.get("etag") ?? "";
+      expect(
+        (JSON.parse(bytes.toString()) as { recommendations: unknown[] }).recommendations.length,
+      ).toBeGreaterThan(0);
+      // Content-derived: the tag is the hash of exactly the bytes sent.
+      expect(etag).toBe(strongEtag(bytes));
+      expect(seen.has(etag)).toBe(false);
+      seen.add(etag);
+      const cached = await getIf(base + query);
+      expect(Buffer.from(await cached.arrayBuffer()).equals(bytes)).toBe(true);
+      expect(cached.headers.get("etag")).toBe(etag);
+      expect((await getIf(base + query, etag)).status).toBe(304);
+      // A restarted server (or another replica) has an empty cache and makes the same bytes and tag.
+      const restarted = await h.newContext();
+      const params = new URLSearchParams(query);
+      const fresh = await readRecommendationsJson(restarted, {
+        company_id: COMPANY,
+        runs_ago: 0,
+        explain: params.get("explain") === "true",
+        ...(params.has("product_id") ? { product_id: params.get("product_id") ?? "" } : {}),
+      });
+      await restarted.close();
+      expect(fresh.bytes.equals(bytes)).toBe(true);
+      expect(fresh.etag).toBe(etag);
+    }
   });
 });

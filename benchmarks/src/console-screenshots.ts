@@ -1,5 +1,5 @@
 /**
- * Screenshots of every console page, for docs/console/ (the README shows one): the demo's two companies on a fixed
+ * Screenshots of every console page, for docs/console/ (docs/console.md shows them): the demo's two companies on a fixed
  * day, one settings change, one trained model waiting in `latest` and one saved backtest, in headless Chromium.
  *
  *   pnpm console:screenshots [--out docs/console]

@@ -5,7 +5,7 @@ import {
   type PricingProblem,
   planPolicy,
   type RlPolicy,
-  roundCents,
+  roundToMinor,
   safePolicyImprovement,
   trainingDataFromProblems,
   trainPolicy,
@@ -76,12 +76,12 @@ async function trainOn(
   };
 }
 
-/** Days the product sold at each price (cents) in the scenario's history. */
+/** Days the product sold at each price (the scenario currency's minor unit) in the scenario's history. */
 function priceDays(context: RunnerContext, productId: string): Map<number, number> {
   const days = new Map<number, number>();
   for (const r of context.market.history) {
     if (r.product_id !== productId) continue;
-    const price = roundCents(r.price);
+    const price = roundToMinor(r.price, context.market.scenario.currency);
     days.set(price, (days.get(price) ?? 0) + 1);
   }
   return days;

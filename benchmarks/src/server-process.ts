@@ -57,7 +57,7 @@ export async function startServerProcess(
       }),
       ...options.env,
     },
-    // Its stdout (the URL, then one JSON log pair per request) goes to a file, as in a deployment writing logs to
+    // Its stdout (the URL, then a JSON log line per request) goes to a file, as in a deployment writing logs to
     // disk. Through a pipe, a moment's lag of the reader fills it, and pino's synchronous destination then blocks
     // the event loop for 100 ms (sonic-boom's EAGAIN back-off): the tail would measure the reader.
     stdio: ["ignore", logFd, "inherit"],

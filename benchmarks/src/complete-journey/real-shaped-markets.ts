@@ -4,12 +4,15 @@ import {
   catalogGrid,
   daysBetween,
   fitDemand,
-  roundCents,
+  roundToMinor,
   type SalesRow,
   type ScenarioInput,
   weekdayOf,
 } from "@pricing/engine";
 import { quantile } from "./select-products.js";
+
+/** The Complete Journey sells in US dollars. */
+const CURRENCY = "USD";
 
 /**
  * How a real-shaped market is cut from a product's year: the history the learner sees ends the day before
@@ -113,15 +116,16 @@ export function realShapedMarket(
   });
 
   const prices = history.map((r) => r.price).sort((a, b) => a - b);
-  const lo = roundCents(quantile(prices, 0.05));
-  const hi = roundCents(quantile(prices, 0.95));
+  const lo = roundToMinor(quantile(prices, 0.05), CURRENCY);
+  const hi = roundToMinor(quantile(prices, 0.95), CURRENCY);
   const e = fitted.elasticity;
   const rate = (p: number) => fitted.baseRate * (p / reference) ** -e;
   const grid = catalogGrid({
     basePrice: reference,
-    minPrice: roundCents(0.5 * reference),
-    maxPrice: roundCents(2 * reference),
+    minPrice: roundToMinor(0.5 * reference, CURRENCY),
+    maxPrice: roundToMinor(2 * reference, CURRENCY),
     maxDailyChange: null,
+    currency: CURRENCY,
   });
   const table = grid.map((p) =>
     round4(
@@ -159,7 +163,7 @@ export function realShapedMarket(
         {
           product_id: id,
           reference_price: reference,
-          unit_cost: roundCents(COST_SHARE * reference),
+          unit_cost: roundToMinor(COST_SHARE * reference, CURRENCY),
           grid,
           stock: null,
           demand: {

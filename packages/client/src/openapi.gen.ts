@@ -639,8 +639,8 @@ export interface components {
                 number,
                 number
             ];
-            /** @description The constraint that moved the price from what the model, learner or rule chose: a guardrail (also where it overrides the max daily change), the max daily change, or the exploration cap on a model's price; null when none did. */
-            binding: ("min_price" | "max_price" | "max_daily_change" | "exploration_limit") | null;
+            /** @description The constraint that moved the price from what the model, learner or rule chose: a guardrail (also where it overrides the max daily change), the max daily change (also where no printable price lay within it and the nearest beyond it in the direction of the change was taken), the exploration cap on a model's price, or a partner override's min_price / max_price; null when none did (a price moved only to the nearest printable price is not bound). */
+            binding: ("min_price" | "max_price" | "max_daily_change" | "exploration_limit" | "override") | null;
         };
         /**
          * @example {
@@ -656,7 +656,9 @@ export interface components {
          *       "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
          *       "expected_units_p10": 8,
          *       "expected_units_p90": 17,
-         *       "exploratory": false
+         *       "exploratory": false,
+         *       "lowest_price_30d": 18.99,
+         *       "override_id": null
          *     }
          */
         Recommendation: {
@@ -666,7 +668,7 @@ export interface components {
              * @example 2026-11-21
              */
             date: string;
-            /** @description Recommended price in `currency`, rounded to its minor unit. */
+            /** @description Recommended price in `currency`: on its minor unit (Intl's digits: JPY 0, EUR 2, KWD 3) and one of the product's price endings where they fit the currency, or a partner's pinned price. */
             price: number;
             /** @example EUR */
             currency: string;
@@ -675,12 +677,13 @@ export interface components {
             rule_price: number;
             expected_units: number;
             expected_revenue: number;
-            /**
-             * @description What backs inference.
-             * @enum {string}
-             */
-            source: "approved" | "latest" | "rule";
+            /** @description What priced the item: the active source's, or `override` for a partner's pinned price. */
+            source: ("approved" | "latest" | "rule") | "override";
             model_id: string | null;
+            /** @description The partner override (POST /v2/overrides) in force on the item's date: its pin priced the item (source override) or its min_price / max_price narrowed the guardrails; null elsewhere and on runs persisted before overrides existed. */
+            override_id: string | null;
+            /** @description The lowest price of the product on the 30 days before the item's date (the sales history first, then the run's own earlier days), the reference of an announced price reduction in the EU (Directive 98/6/EC Art. 6a); null where no price is known and on runs persisted before it existed. */
+            lowest_price_30d: number | null;
             /** @description Units at the 10th percentile of the day's sales (the demand model's uncertainty and the sales noise together), <= expected_units; null on runs persisted before it existed. */
             expected_units_p10: number | null;
             /** @description Units at the 90th percentile, >= expected_units; null on runs persisted before it existed. */
@@ -773,7 +776,9 @@ export interface components {
          *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
          *           "expected_units_p10": 8,
          *           "expected_units_p90": 17,
-         *           "exploratory": false
+         *           "exploratory": false,
+         *           "lowest_price_30d": 18.99,
+         *           "override_id": null
          *         }
          *       ]
          *     }
@@ -808,7 +813,9 @@ export interface components {
          *           "model_id": "mdl_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
          *           "expected_units_p10": 8,
          *           "expected_units_p90": 17,
-         *           "exploratory": false
+         *           "exploratory": false,
+         *           "lowest_price_30d": 18.99,
+         *           "override_id": null
          *         }
          *       ]
          *     }

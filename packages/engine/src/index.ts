@@ -40,8 +40,25 @@ export {
   RefitSchema,
 } from "./backtest/backtest-report.js";
 export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";
+export { currencyDigits, isKnownCurrency, minorUnit, roundToMinor } from "./base/currency.js";
+export type { PriceFormat } from "./base/price-format.js";
+export {
+  isPrintable,
+  nearestPrintable,
+  PRICE_ENDING,
+  parsePriceEndings,
+  priceFormat,
+  printableAtOrAbove,
+  printableAtOrBelow,
+} from "./base/price-format.js";
 export type { CatalogPrices } from "./base/price-grid.js";
-export { CATALOG_GRID_STEP, catalogGrid, expandGrid, roundCents } from "./base/price-grid.js";
+export {
+  CATALOG_GRID_STEP,
+  catalogGrid,
+  expandGrid,
+  NoPrintablePriceError,
+  printableRange,
+} from "./base/price-grid.js";
 export type {
   CompanyFitReport,
   ElasticitySource,

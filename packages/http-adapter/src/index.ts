@@ -46,4 +46,11 @@ export * from "./schemas/operations.js";
 export * from "./schemas/recommendations.js";
 export * from "./schemas/runs.js";
 export * from "./schemas/webhooks.js";
-export type { AuthService, PricingService, Principal, ReadinessCheck, RequestContext } from "./services.js";
+export type {
+  AuthService,
+  PricingService,
+  Principal,
+  ReadinessCheck,
+  RequestContext,
+  TaggedJson,
+} from "./services.js";

@@ -18,6 +18,7 @@ import {
   rateLimitsSchema,
   type SharedRateLimitStore,
 } from "./rate-limits.js";
+import { requestLogController } from "./request-log.js";
 import { registerAuthToken } from "./routes/auth-token.js";
 import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
 import { registerGetModel } from "./routes/get-model.js";
@@ -81,7 +82,7 @@ export function adapterServerOptions(): Pick<
   return {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: "request_id" }),
+    logController: requestLogController(LogController),
     bodyLimit: DEFAULT_BODY_LIMIT,
     frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
     clientErrorHandler,

@@ -42,6 +42,15 @@ export interface RequestContext {
 }
 
 /**
+ * A response already serialized as JSON (UTF-8) with its strong entity tag (`strongEtag` of exactly these bytes),
+ * computed once by whoever made the bytes, so a read served from a cache never hashes them again.
+ */
+export interface TaggedJson {
+  bytes: Buffer;
+  etag: string;
+}
+
+/**
  * Credentials and token checks. Implementations throw `ApiError` with `invalid_credentials`, `invalid_token` or
  * `token_expired`; the adapter maps them to the envelope.
  */
@@ -61,11 +70,12 @@ export interface PricingService {
   listRuns(input: ListRunsQuery, ctx: RequestContext): Promise<ListRunsResponse>;
   getRecommendations(input: GetRecommendationsQuery, ctx: RequestContext): Promise<RecommendationsResponse>;
   /**
-   * Optional fast path of `getRecommendations`: the response already serialized as JSON (UTF-8), which the route
-   * sends as is, skipping the response serializer. Persisted runs are immutable, so an implementation may cache
-   * these bytes per (run, filter); it must only return bytes of a valid `RecommendationsResponse`.
+   * Optional fast path of `getRecommendations`: the response already serialized, which the route sends as is with
+   * the given ETag, skipping the response serializer and the hash. Persisted runs are immutable, so an
+   * implementation may cache these per (run, filter); it must only return bytes of a valid
+   * `RecommendationsResponse`, and their own `strongEtag`.
    */
-  getRecommendationsJson?(input: GetRecommendationsQuery, ctx: RequestContext): Promise<Buffer>;
+  getRecommendationsJson?(input: GetRecommendationsQuery, ctx: RequestContext): Promise<TaggedJson>;
   compute(input: ComputeRequest, ctx: RequestContext): Promise<ComputeResponse>;
   train(input: TrainRequest, ctx: RequestContext): Promise<TrainResponse>;
   /** Queues the training and answers at once with its operation (`Prefer: respond-async`). */

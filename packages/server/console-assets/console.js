@@ -255,9 +255,14 @@ function wireSettings(data) {
       exploration: form.elements.exploration.value,
       force_rule: form.elements.force_rule.checked,
       auto_approve_updates: form.elements.auto_approve_updates.checked,
+      price_endings: form.elements.price_endings.value
+        .split(",")
+        .map((e) => e.trim())
+        .filter((e) => e !== ""),
     };
+    // JSON compares the endings' lists by value.
     const change = Object.fromEntries(
-      Object.entries(now).filter(([field, value]) => value !== before[field]),
+      Object.entries(now).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(before[field])),
     );
     const fields = Object.keys(change);
     if (fields.length === 0) {

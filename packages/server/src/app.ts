@@ -9,8 +9,8 @@ import { pingDatabase } from "./db/database.js";
 import { databaseBusyAsApiError } from "./db/database-busy.js";
 import { installHttpMetrics } from "./metrics/http-metrics.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
+import { createPricingService } from "./pricing-service.js";
 import { openRateLimitStore } from "./rate-limit-redis.js";
-import { createPricingService } from "./services/pricing-service.js";
 
 export interface AppOptions extends Omit<ServerContextOptions, "logger"> {
   /** Where JSON log lines go (default stdout); tests capture them here. */

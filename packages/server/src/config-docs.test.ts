@@ -12,11 +12,11 @@ const COLUMNS = ["setting", "environment variable", "CLI flag", "default", "mean
 
 type Row = Record<(typeof COLUMNS)[number], string>;
 
-/** The rows of the first table under `## Configuration` in the root README, cells trimmed, `\|` unescaped. */
+/** The rows of the first table under `## Configuration` in docs/configuration.md, cells trimmed, `\|` unescaped. */
 function readmeRows(): Row[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const readme = readFileSync(join(ROOT, "docs/configuration.md"), "utf8");
   const section = readme.split(/^## /m).find((s) => s.startsWith("Configuration\n"));
-  if (section === undefined) throw new Error("the root README has no `## Configuration` section");
+  if (section === undefined) throw new Error("docs/configuration.md has no `## Configuration` section");
   const lines = section.split("\n").filter((line) => line.startsWith("|"));
   const cells = (line: string) =>
     line
@@ -93,7 +93,7 @@ function expectedRows(): Row[] {
   return [...settingRows, ...flagRows];
 }
 
-/** The expected table, aligned, to paste into the README when this test fails. */
+/** The expected table, aligned, to paste into docs/configuration.md when this test fails. */
 function markdown(rows: Row[]): string {
   const escaped = (cell: string) => cell.replaceAll("|", "\\|");
   const widths = COLUMNS.map((c) => Math.max(c.length, ...rows.map((r) => escaped(r[c]).length)));
@@ -107,9 +107,10 @@ function markdown(rows: Row[]): string {
 
 const backticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? "");
 const keyOf = (row: Row) => row.setting || row["CLI flag"];
-const hint = () => `the README's Configuration table should read:\n\n${markdown(expectedRows())}\n`;
+const hint = () =>
+  `docs/configuration.md's Configuration table should read:\n\n${markdown(expectedRows())}\n`;
 
-describe("the README's Configuration table", () => {
+describe("docs/configuration.md's Configuration table", () => {
   it("names every environment variable the config schema reads, and no other", () => {
     const documented = readmeRows().flatMap((row) => backticked(row["environment variable"]));
     const read = CONFIG_SETTINGS.flatMap((s) => [s.env, ...(s.deprecatedEnv ?? [])]);

@@ -5,7 +5,7 @@ import { isLoopbackHost } from "./console/loopback-host.js";
 
 /**
  * One setting, declared once: its schema, the environment variable (and CLI flag) it is read from, and what the
- * README's Configuration table says about it. `loadConfig`, the CLI flags and `config-docs.test.ts` all read
+ * Configuration table in docs/configuration.md says about it. `loadConfig`, the CLI flags and `config-docs.test.ts` all read
  * these declarations, so a setting cannot be added without the test asking for its README row.
  */
 export interface SettingSpec {
@@ -17,11 +17,11 @@ export interface SettingSpec {
   flag?: string;
   /** The variable's or flag's text to the schema's input; default: the text as it is. */
   fromText?: (text: string) => unknown;
-  /** The default as the README states it, where the schema's default is derived or not a plain value. */
+  /** The default as docs/configuration.md states it, where the schema's default is derived or not a plain value. */
   documentedDefault?: string;
   /** Defaults of one command (by its path, e.g. `demo`), under the environment. */
   commandDefaults?: Readonly<Record<string, unknown>>;
-  /** One line for the README table and the flag's `--help`. */
+  /** One line for docs/configuration.md's table and the flag's `--help`. */
   description: string;
 }
 
@@ -452,7 +452,7 @@ export interface ConfigSetting extends SettingSpec {
   path: SettingPath;
 }
 
-/** Every setting, server ones first, in the README table's order. */
+/** Every setting, server ones first, in docs/configuration.md's table order. */
 export const CONFIG_SETTINGS: readonly ConfigSetting[] = [
   ...Object.entries(serverSettings).map(([key, s]): ConfigSetting => ({ ...s, path: key as SettingPath })),
   ...Object.entries(pricingSettings).map(

@@ -12,8 +12,6 @@ import { createDatabase, type Db } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { openPolicyStore } from "./db/open-policy-store.js";
 import type { JobQueue } from "./jobs/job-queue.js";
-import { settleOrphanedTrainings } from "./jobs/settle-orphaned-trainings.js";
-import { createTrainingSlots, type TrainingSlots } from "./jobs/training-slots.js";
 import { createServerMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
 import { type BacktestsRepository, createBacktestsRepository } from "./repositories/backtests.js";
 import {
@@ -32,6 +30,8 @@ import { createRunsRepository, type RunsRepository } from "./repositories/runs.j
 import { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./repositories/webhooks.js";
 import { createResponseCache, type ResponseCache } from "./services/response-cache.js";
+import { settleOrphanedTrainings } from "./training/settle-orphaned-trainings.js";
+import { createTrainingSlots, type TrainingSlots } from "./training/training-slots.js";
 import { createWebhookEvents, type WebhookEvents } from "./webhooks/webhook-events.js";
 
 export interface Repositories {

@@ -35,7 +35,6 @@ export {
 export { createDatabase, type DatabaseOptions, type Db, pingDatabase, sqlitePath } from "./db/database.js";
 export { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 export type * from "./db/schema.js";
-export { createTestSchema, postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "./db/test-postgres.js";
 export { COMPLETE_JOURNEY_DIR, COMPLETE_JOURNEY_FILES } from "./demo/complete-journey.js";
 export { DEMO_COMPANIES, type DemoResult, demoCurlLines, seedDemo } from "./demo/demo-seed.js";
 export { demoScenario, marketCsv, type SeededCompany, seedCompanyFromMarket } from "./demo/market-seed.js";
@@ -58,7 +57,7 @@ export {
   runNightlyBatch,
 } from "./jobs/nightly-batch.js";
 export { type JobsRole, startJobs } from "./jobs/start-jobs.js";
-export { type TrainCompanyPayload, trainCompany } from "./jobs/train-company.js";
+export { createPricingService } from "./pricing-service.js";
 export {
   type BacktestsRepository,
   createBacktestsRepository,
@@ -74,6 +73,7 @@ export {
   type IdempotencyKeysRepository,
 } from "./repositories/idempotency-keys.js";
 export { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
+export type { CatalogRow } from "./repositories/products.js";
 export { createProductRepository, type ProductRepository } from "./repositories/products.js";
 export { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
 export { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
@@ -97,7 +97,6 @@ export { getOperation, toOperation } from "./services/get-operation.js";
 export { listRuns } from "./services/list-runs.js";
 export { modelHistory } from "./services/model-history.js";
 export { modelReport } from "./services/model-report.js";
-export { createPricingService } from "./services/pricing-service.js";
 export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
 export { rollbackModel } from "./services/rollback-model.js";
@@ -107,7 +106,8 @@ export {
   type BacktestResult,
   runBacktest,
 } from "./services/run-backtest.js";
-export { type TrainModelOptions, trainModel, trainModelAsync } from "./services/train-model.js";
+export { type TrainCompanyPayload, trainCompany } from "./training/train-company.js";
+export { type TrainModelOptions, trainModel, trainModelAsync } from "./training/train-model.js";
 export {
   type StopWebhookDispatcher,
   startWebhookDispatcher,

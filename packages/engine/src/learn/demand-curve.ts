@@ -1,5 +1,5 @@
 import { weekdayOf } from "../base/calendar.js";
-import { roundCents } from "../base/price-grid.js";
+import { roundToMinor } from "../base/currency.js";
 import { fitDemand, fittedRate } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { ProductState } from "../plan/product-state.js";
@@ -62,10 +62,10 @@ export interface DemandCurve {
   readonly observed: readonly ObservedPoint[];
 }
 
-function observedPoints(rows: readonly SalesRow[]): ObservedPoint[] {
+function observedPoints(rows: readonly SalesRow[], currency: string): ObservedPoint[] {
   const byPrice = new Map<number, { days: number; units: number }>();
   for (const r of rows) {
-    const price = roundCents(r.price);
+    const price = roundToMinor(r.price, currency);
     const seen = byPrice.get(price) ?? { days: 0, units: 0 };
     seen.days += 1;
     seen.units += r.units_sold;
@@ -115,7 +115,7 @@ export function demandCurves(input: DemandCurveInput): DemandCurve[] {
       const id = state.product.product_id;
       const fitted = fit?.products.get(id);
       const unitCost = state.product.unit_cost ?? 0;
-      const observed = observedPoints(rows.get(id) ?? []);
+      const observed = observedPoints(rows.get(id) ?? [], state.product.currency);
       const stock = state.stock ?? Number.POSITIVE_INFINITY;
       const grid = state.setup.prices.filter((p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9);
       const points =
@@ -132,7 +132,8 @@ export function demandCurves(input: DemandCurveInput): DemandCurve[] {
                 p10: Math.min(learned?.unitsP10 ?? fallback?.p10 ?? 0, expectedUnits),
                 p90: Math.max(learned?.unitsP90 ?? fallback?.p90 ?? 0, expectedUnits),
               };
-              const margin = (units: number) => roundCents((price - unitCost) * units);
+              const margin = (units: number) =>
+                roundToMinor((price - unitCost) * units, state.product.currency);
               const [lo, hi] = [margin(band.p10), margin(band.p90)].sort((a, b) => a - b);
               return {
                 price,

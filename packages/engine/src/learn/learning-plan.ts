@@ -1,5 +1,5 @@
 import { weekdayOf } from "../base/calendar.js";
-import { roundCents } from "../base/price-grid.js";
+import { roundToMinor } from "../base/currency.js";
 import { type FittedDemand, fitDemand, fittedRate } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { ActivePolicy, PlanAdvisor, PlannedPrice } from "../plan/company-plan.js";
@@ -83,19 +83,25 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
   });
 }
 
-/** Days sold at each price (cents), per product. */
-function priceDaysOf(history: readonly SalesRow[]): Map<string, Map<number, number>> {
-  const out = new Map<string, Map<number, number>>();
+/** Each product's sales rows, in history order. */
+function rowsByProduct(history: readonly SalesRow[]): Map<string, SalesRow[]> {
+  const out = new Map<string, SalesRow[]>();
   for (const r of history) {
-    let days = out.get(r.product_id);
-    if (days === undefined) {
-      days = new Map();
-      out.set(r.product_id, days);
-    }
-    const price = roundCents(r.price);
-    days.set(price, (days.get(price) ?? 0) + 1);
+    const rows = out.get(r.product_id);
+    if (rows === undefined) out.set(r.product_id, [r]);
+    else rows.push(r);
   }
   return out;
+}
+
+/** Days sold at each price (to the currency's minor unit). */
+function priceDaysOf(rows: readonly SalesRow[], currency: string): Map<number, number> {
+  const days = new Map<number, number>();
+  for (const r of rows) {
+    const price = roundToMinor(r.price, currency);
+    days.set(price, (days.get(price) ?? 0) + 1);
+  }
+  return days;
 }
 
 /**
@@ -108,8 +114,17 @@ export function explorationAdvisor(
   exploration: Exploration,
   fit: () => FittedDemand | null,
 ): PlanAdvisor {
-  const priceDays = priceDaysOf(history);
-  const daysOf = (state: ProductState): PriceDays => priceDays.get(state.product.product_id) ?? new Map();
+  const rows = rowsByProduct(history);
+  const priceDays = new Map<string, PriceDays>();
+  const daysOf = (state: ProductState): PriceDays => {
+    const id = state.product.product_id;
+    let days = priceDays.get(id);
+    if (days === undefined) {
+      days = priceDaysOf(rows.get(id) ?? [], state.product.currency);
+      priceDays.set(id, days);
+    }
+    return days;
+  };
   return {
     cap(state, price, rulePrice) {
       return capToExploration(state, exploration, daysOf(state), price, rulePrice);

@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
-import { roundCents } from "../base/price-grid.js";
+import { roundToMinor } from "../base/currency.js";
 import { type FittedDemand, type FittedProduct, fitDemand, type ProductHint } from "../demand/fit-demand.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { Uniform } from "../market/sampling.js";
@@ -133,12 +133,15 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     );
     if (grid.length === 0) return null;
     const history = rows.get(id) ?? [];
+    const currency = state.product.currency;
     const priceDays = new Map<number, number>();
-    for (const r of history)
-      priceDays.set(roundCents(r.price), (priceDays.get(roundCents(r.price)) ?? 0) + 1);
+    for (const r of history) {
+      const price = roundToMinor(r.price, currency);
+      priceDays.set(price, (priceDays.get(price) ?? 0) + 1);
+    }
     const gridSales = salesByGridPrice(fitted, grid, history);
     const confirmed = (price: number) => {
-      const own = salesAt(fitted, history, price);
+      const own = salesAt(fitted, history, price, currency);
       const i = grid.findIndex((p) => Math.abs(p - price) < 1e-9);
       const judged = i < 0 ? own : monotoneSales(gridSales, i, own);
       return surprise(fitted, price, judged, distribution) <= OWN_Z * OWN_Z;
@@ -273,11 +276,16 @@ function affordable(
   return (hopeful[drawn] ?? 0) >= best - EXPLORE_COST * Math.abs(best);
 }
 
-/** The sales of the days charged exactly `price` (cents), sold-out days left out. */
-function salesAt(fitted: FittedProduct, history: readonly SalesRow[], price: number): PriceSales {
+/** The sales of the days charged exactly `price` (to the minor unit), sold-out days left out. */
+function salesAt(
+  fitted: FittedProduct,
+  history: readonly SalesRow[],
+  price: number,
+  currency: string,
+): PriceSales {
   const out = { exposure: 0, units: 0 };
   for (const r of history) {
-    if (roundCents(r.price) !== price) continue;
+    if (roundToMinor(r.price, currency) !== price) continue;
     if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
     out.units += r.units_sold;
     out.exposure += fitted.weekdayFactors[weekdayOf(r.date)] ?? 1;

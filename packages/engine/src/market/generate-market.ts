@@ -1,7 +1,9 @@
 import seedrandom from "seedrandom";
 import { addDays, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
-import { catalogGrid, expandGrid, roundCents } from "../base/price-grid.js";
+import { roundToMinor } from "../base/currency.js";
+import { nearestPrintable, priceFormat } from "../base/price-format.js";
+import { catalogGrid, expandGrid } from "../base/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import {
   BERNOULLI,
@@ -64,15 +66,18 @@ export function generateMarket(input: Scenario | ScenarioInput): Market {
 
 function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
   const ref = spec.reference_price;
+  const { currency } = scenario;
   const prices =
     spec.grid === undefined
       ? catalogGrid({
           basePrice: ref,
-          minPrice: spec.min_price ?? roundCents(0.5 * ref),
-          maxPrice: spec.max_price ?? roundCents(2 * ref),
+          minPrice: spec.min_price ?? roundToMinor(0.5 * ref, currency),
+          maxPrice: spec.max_price ?? roundToMinor(2 * ref, currency),
           maxDailyChange: scenario.max_daily_change,
+          currency,
+          endings: scenario.price_endings,
         })
-      : expandGrid(spec.grid);
+      : expandGrid(spec.grid, currency);
   const minPrice = spec.min_price ?? at(prices, 0);
   const maxPrice = spec.max_price ?? at(prices, prices.length - 1);
   const inside = prices.filter((p) => p >= minPrice - 1e-9 && p <= maxPrice + 1e-9);
@@ -135,7 +140,8 @@ function companyProducts(scenario: Scenario): ProductSpec[] {
   const width = String(c.count).length;
   const out: ProductSpec[] = [];
   for (let i = 0; i < c.count; i++) {
-    const ref = roundCents(uniformBetween(rng, ...c.reference_price));
+    const ref = roundToMinor(uniformBetween(rng, ...c.reference_price), scenario.currency);
+    const round = (x: number) => roundToMinor(x, scenario.currency);
     const g = c.grid_relative;
     const stockRatio = c.stock_ratio ? uniformBetween(rng, ...c.stock_ratio) : undefined;
     // Drawn only when asked for, so a Poisson company draws exactly what it always drew.
@@ -143,10 +149,10 @@ function companyProducts(scenario: Scenario): ProductSpec[] {
     out.push({
       product_id: `${c.id_prefix}${String(i + 1).padStart(width, "0")}`,
       reference_price: ref,
-      unit_cost: roundCents(ref * uniformBetween(rng, ...c.unit_cost_fraction)),
+      unit_cost: round(ref * uniformBetween(rng, ...c.unit_cost_fraction)),
       ...(g === undefined
         ? {}
-        : { grid: { min: roundCents(g.min * ref), max: roundCents(g.max * ref), step: g.step * ref } }),
+        : { grid: { min: round(g.min * ref), max: round(g.max * ref), step: g.step * ref } }),
       ...(stockRatio === undefined ? { stock: null } : { stock_ratio: stockRatio }),
       demand: {
         family: c.family,
@@ -175,15 +181,21 @@ function simulateHistory(scenario: Scenario, product: MarketProduct): SalesRow[]
   const promotions: Uniform | null =
     h.promoted_share > 0 ? seedrandom(`${seed}:promotions:${product.productId}`) : null;
   const ref = product.referencePrice;
+  const format = priceFormat(scenario.currency, scenario.price_endings);
+  // The shop printed its history too: on the minor unit, then on its endings where it has some.
+  const printed = (x: number) => {
+    const price = roundToMinor(x, scenario.currency);
+    return scenario.price_endings.length === 0 ? price : (nearestPrintable(format, price) ?? price);
+  };
   const rows: SalesRow[] = [];
   let price = ref;
   for (let d = 0; d < h.days; d++) {
-    if (h.price_path !== undefined) price = roundCents(ref * at(h.price_path, d));
+    if (h.price_path !== undefined) price = printed(ref * at(h.price_path, d));
     else if (d % h.change_every_days === 0) {
       const level = h.price_levels
         ? at(h.price_levels, Math.floor(rng() * h.price_levels.length))
         : 1 + uniformBetween(rng, -h.price_variation, h.price_variation);
-      price = roundCents(ref * level);
+      price = printed(ref * level);
     }
     const date = addDays(scenario.start_date, d - h.days);
     const promoted = promotions === null ? 0 : promotions() < h.promoted_share ? 1 : 0;

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { isKnownCurrency } from "../base/currency.js";
+import { PRICE_ENDING } from "../base/price-format.js";
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 const positive = z.number().positive();
@@ -86,7 +88,7 @@ export type CompanySpec = z.infer<typeof CompanySpecSchema>;
 export const HistorySpecSchema = z.strictObject({
   /** Days of history, ending the day before `start_date`. */
   days: z.number().int().min(0).max(5000).default(365),
-  /** Each new price is reference * (1 + U(-v, v)), rounded to cents (ignored when `price_levels` is set). */
+  /** Each new price is reference * (1 + U(-v, v)), printable in the scenario's currency (ignored when `price_levels` is set). */
   price_variation: z.number().min(0).max(0.9).default(0.1),
   /** Optional explicit price levels as multiples of the reference price, drawn uniformly. */
   price_levels: z.array(positive).min(1).optional(),
@@ -117,6 +119,10 @@ export const ScenarioSchema = z
     distribution: z.enum(["poisson", "negative_binomial", "bernoulli"]).default("poisson"),
     /** Allow a no-sale action. */
     shutoff: z.boolean().default(false),
+    /** ISO 4217 code of every price (the grids and the history are on its minor unit). */
+    currency: z.string().refine(isKnownCurrency, { message: "unknown currency code" }).default("USD"),
+    /** Price endings of every product (DESIGN §11, e.g. [".99"]): the grids and the history hold only printable prices. */
+    price_endings: z.array(z.string().regex(PRICE_ENDING)).default([]),
     /** Largest allowed |p_t / p_{t-1} - 1| on the horizon; null = none. */
     max_daily_change: z.number().positive().max(1).nullable().default(null),
     products: z.array(ProductSpecSchema).optional(),

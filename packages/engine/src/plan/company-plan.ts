@@ -1,5 +1,5 @@
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
-import { roundCents } from "../base/price-grid.js";
+import { roundToMinor } from "../base/currency.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import {
@@ -12,7 +12,14 @@ import {
   unboundedRulePrice,
 } from "./day-price.js";
 import { dampedPrice, isJump, movesFar } from "./jump-guard.js";
-import { type ProductState, seasonLastDay, sellsOn } from "./product-state.js";
+import {
+  LOWEST_PRICE_DAYS,
+  narrowedState,
+  overrideOn,
+  type ProductState,
+  seasonLastDay,
+  sellsOn,
+} from "./product-state.js";
 
 /** What backs a plan: a loaded policy with the slot it came from, or the rule. */
 export type ActivePolicy =
@@ -25,18 +32,25 @@ export type PlanSource = ActivePolicy["source"];
 export interface PlannedPrice {
   readonly product_id: string;
   readonly date: string;
-  /** Currency units, in cents. */
+  /** Currency units, printable: the currency's minor unit and the product's endings (DESIGN §11). */
   readonly price: number;
   readonly currency: string;
   readonly base_price: number;
-  /** What the rule would charge (guardrails and max daily change applied), in cents. */
+  /** What the rule would charge (guardrails, max daily change and endings applied), printable. */
   readonly rule_price: number;
   /** Units expected to sell that day, capped by the stock left (4 decimals). */
   readonly expected_units: number;
   readonly expected_revenue: number;
+  /**
+   * The lowest price of the product on the 30 days before `date` (the history's, then the plan's own earlier days);
+   * null where none is known (DESIGN §11).
+   */
+  readonly lowest_price_30d: number | null;
   /** "rule" where the policy does not cover the product or date. */
-  readonly source: PlanSource;
+  readonly source: PlanSource | "override";
   readonly model_id: string | null;
+  /** Present where a partner override is in force on the date (`ProductState.overrides`): its id. */
+  readonly override_id?: string;
   /**
    * Present where an online learner or an advisor priced: units at the 10th / 90th percentile (parameter and
    * sales noise), with p10 <= expected_units <= p90.
@@ -58,7 +72,7 @@ export interface PlannedPrice {
 export interface PriceExplanation {
   /**
    * The rule's own price before the guardrails and the max daily change (base price x weekday index ^ k x stock
-   * pacing), in cents; the row's `rule_price` is this price bound.
+   * pacing), on the currency's minor unit; the row's `rule_price` is this price bound.
    */
   readonly rule_price: number;
   /** The rule's weekday index of the date: units sold that weekday relative to the average day (1 without history). */
@@ -149,6 +163,8 @@ interface Lane {
   stock: number;
   prev: number | null;
   selling: boolean;
+  /** The plan's own prices of the `LOWEST_PRICE_DAYS` days before the one being priced, oldest first. */
+  readonly path: { date: string; price: number }[];
 }
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
@@ -171,6 +187,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     stock: state.stock === null ? Number.POSITIVE_INFINITY : Math.max(0, state.stock),
     prev: state.lastPrice,
     selling: true,
+    path: [],
   }));
   const out: PlannedPrice[] = [];
   const days = daysBetween(today, endDate);
@@ -185,13 +202,29 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     // Each lane's candidate first, so the jump guard judges the plan day as a whole.
     const candidates = lanes.map((lane, k) => {
       if (!lane.selling) return null;
-      const { state } = lane;
+      // A partner's override: a pin prices the day as it is; a narrowing prices it inside narrower guardrails.
+      const override = overrideOn(lane.state, date);
+      const state = narrowedState(lane.state, override);
       const stock = lane.stock;
       const rule = boundPrice(
         state,
         ruleRawPrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
         lane.prev,
       );
+      const pin = override?.price ?? null;
+      if (pin !== null) {
+        return {
+          state,
+          override,
+          pin,
+          rule,
+          pick: -1,
+          learned: null,
+          online: null,
+          chosen: pin,
+          capped: false,
+        };
+      }
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
       const online = input.learner?.priceOn(state, date, t, stock) ?? null;
@@ -203,12 +236,12 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         chosen = input.advisor === undefined ? picked : input.advisor.cap(state, picked, rule);
         capped = chosen !== picked;
       }
-      return { rule, pick, learned, online, chosen, capped };
+      return { state, override, pin, rule, pick, learned, online, chosen, capped };
     });
     // The jump guard, day by day against the price before (today: the last price served), so a damped jump stays
-    // damped over the run's later days.
+    // damped over the run's later days. A pin is the partner's: the guard never moves it, nor counts it.
     const moves = candidates.flatMap((c, k) =>
-      c !== null && (c.online !== null || c.learned !== null)
+      c !== null && c.pin === null && (c.online !== null || c.learned !== null)
         ? [{ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } }]
         : [],
     );
@@ -218,9 +251,8 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     lanes.forEach((lane, k) => {
       const candidate = candidates[k];
       if (!lane.selling || candidate === null || candidate === undefined) return;
-      const { state } = lane;
+      const { state, override, pin, rule, pick, learned, online } = candidate;
       const stock = lane.stock;
-      const { rule, pick, learned, online } = candidate;
       const chosen = damped.has(k)
         ? dampedPrice({ last: lane.prev, price: candidate.chosen })
         : candidate.chosen;
@@ -230,7 +262,11 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       // What the pricer chose, and the exploration cap's price where it moved it: the binding is read from these.
       let wanted: number | null = null;
       let capped = false;
-      if (online !== null) {
+      if (pin !== null) {
+        wanted = pin;
+        price = pin;
+        units = expectedUnitsOn(state, fit, date, price, stock);
+      } else if (online !== null) {
         wanted = chosen;
         capped = damped.has(k);
         price = boundPrice(state, chosen, lane.prev);
@@ -252,12 +288,14 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         const row = {
           product_id: state.product.product_id,
           date,
-          price: roundCents(price),
+          price: roundToMinor(price, state.product.currency),
           currency: state.product.currency,
           base_price: state.product.base_price,
           rule_price: rule,
           expected_units: round4(units),
-          expected_revenue: roundCents(units * price),
+          expected_revenue: roundToMinor(units * price, state.product.currency),
+          lowest_price_30d: lowestPrice30d(lane, date),
+          ...(override === undefined ? {} : { override_id: override.override_id }),
           ...(damped.has(k) ? { jump_damped: true } : {}),
         };
         const explained = input.explain
@@ -268,12 +306,30 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
                 wanted,
                 capped,
                 price,
+                prev: lane.prev,
+                guardrails: lane.state,
+                pinned: pin !== null,
                 stock,
                 units,
               }),
             }
           : {};
-        if (online !== null) {
+        if (pin !== null) {
+          const band = advisor?.band(state, date, price, stock);
+          out.push({
+            ...row,
+            source: "override",
+            model_id: null,
+            ...(band === undefined
+              ? {}
+              : {
+                  expected_units_p10: Math.min(band.p10, row.expected_units),
+                  expected_units_p90: Math.max(band.p90, row.expected_units),
+                  exploratory: false,
+                }),
+            ...explained,
+          });
+        } else if (online !== null) {
           out.push({
             ...row,
             // Without a model the learner starts from the rule's prices: the rows say no model serves.
@@ -303,9 +359,22 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       }
       lane.stock = Math.max(0, stock - units);
       lane.prev = price;
+      lane.path.push({ date, price });
+      // Only the window the next day's lowest price reads: a long plan stays linear in its days.
+      if (lane.path.length > LOWEST_PRICE_DAYS) lane.path.shift();
     });
   }
   return out;
+}
+
+/** The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before `date`: history, then the plan. */
+function lowestPrice30d(lane: Lane, date: string): number | null {
+  const from = addDays(date, -LOWEST_PRICE_DAYS);
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const seen of [lane.state.recentPrices ?? [], lane.path]) {
+    for (const p of seen) if (p.date >= from && p.date < date) lowest = Math.min(lowest, p.price);
+  }
+  return Number.isFinite(lowest) ? roundToMinor(lowest, lane.state.product.currency) : null;
 }
 
 interface DayPricing {
@@ -317,6 +386,12 @@ interface DayPricing {
   /** Whether the exploration cap or the jump guard moved the pricer's price. */
   readonly capped: boolean;
   readonly price: number;
+  /** The price of the day before (the last price sold at on the plan's first day). */
+  readonly prev: number | null;
+  /** The product's own guardrails, where an override narrowed the state's for the day. */
+  readonly guardrails: Pick<ProductState, "minPrice" | "maxPrice">;
+  /** A partner's pin priced the day: nothing moved it (it wins over the max daily change). */
+  readonly pinned: boolean;
   readonly stock: number;
   readonly units: number;
 }
@@ -327,9 +402,15 @@ function explain(state: ProductState, fit: () => FittedDemand | null, day: DayPr
   const se = fitted?.stdErrors.elasticity;
   const base = state.product.base_price;
   // The guardrails or the max daily change where they moved the price; the cap where it alone did.
-  const bound = priceBinding(state, day.wanted ?? day.rawRule, day.price);
+  const guardrail = day.pinned ? null : priceBinding(state, day.wanted ?? day.rawRule, day.price, day.prev);
+  // A guardrail an override narrowed is the override's doing.
+  const bound =
+    (guardrail === "min_price" && state.minPrice > day.guardrails.minPrice + 1e-9) ||
+    (guardrail === "max_price" && state.maxPrice < day.guardrails.maxPrice - 1e-9)
+      ? "override"
+      : guardrail;
   return {
-    rule_price: roundCents(day.rawRule),
+    rule_price: roundToMinor(day.rawRule, state.product.currency),
     weekday_index: round4(state.ruleParams.weekdayIndex[day.weekday] ?? 1),
     // Against the row's units as served (4 decimals): a tail too small to show is "nothing expected".
     stock_cover_days:

@@ -1,5 +1,5 @@
 import { weekdayOf } from "../base/calendar.js";
-import { roundCents } from "../base/price-grid.js";
+import { nearestPrintable, printableAtOrAbove, printableAtOrBelow } from "../base/price-format.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
 import { demandPmf, expectedCapped, POISSON } from "../problem/sales-distribution.js";
 import { rulePrice } from "../rule/rule-price.js";
@@ -49,23 +49,37 @@ function ruleAsks(
   );
 }
 
-/** Which constraint moved a price: a guardrail, the max daily change, or the exploration cap on a policy's price. */
-export type PriceBinding = "min_price" | "max_price" | "max_daily_change" | "exploration_limit";
+/**
+ * Which constraint moved a price: a guardrail, the max daily change, the exploration cap on a policy's price, or a
+ * partner override's narrowing of the guardrails.
+ */
+export type PriceBinding = "min_price" | "max_price" | "max_daily_change" | "exploration_limit" | "override";
 
 /**
- * Which of `boundPrice`'s limits moved `wanted` to `price` (its result): null when the price is `wanted` to the
- * cent. A price at a guardrail is that guardrail's doing (it also wins when the max daily change cannot hold, and
- * the guardrail is the tighter limit where both reach the same price); a price moved inside them, the max daily
- * change's.
+ * Which of `boundPrice`'s limits moved `wanted` to `price` (its result): null when the price is the printable price
+ * nearest `wanted` (DESIGN §11: the grid holds only printable prices, so printing is no constraint). A price at a
+ * guardrail's printable end is that guardrail's doing (it also wins when the max daily change cannot hold, and the
+ * guardrail is the tighter limit where both reach the same price); a price moved inside them, the max daily
+ * change's, also where the price is beyond it from `prev` (no printable price lay within it and the nearest beyond
+ * it was taken).
  */
 export function priceBinding(
   state: ProductState,
   wanted: number,
   price: number,
-): Exclude<PriceBinding, "exploration_limit"> | null {
-  if (Math.abs(price - roundCents(wanted)) < 1e-9) return null;
-  const atMin = price <= state.minPrice + 1e-9;
-  const atMax = price >= state.maxPrice - 1e-9;
+  prev: number | null = null,
+): Exclude<PriceBinding, "exploration_limit" | "override"> | null {
+  const printed = nearestPrintable(state.format, wanted) ?? wanted;
+  const limit = state.product.max_daily_change;
+  if (Math.abs(price - printed) < 1e-9) {
+    // The pricer's own price, yet beyond the max daily change from a price inside the guardrails: no printable
+    // price lay within the limit (the ending won). From a price outside them, the guardrails moved it.
+    const inside = prev !== null && prev >= state.minPrice - 1e-9 && prev <= state.maxPrice + 1e-9;
+    const beyond = limit !== null && prev !== null && Math.abs(price / prev - 1) > limit + 1e-9;
+    return inside && beyond ? "max_daily_change" : null;
+  }
+  const atMin = price <= printableAtOrAbove(state.format, state.minPrice) + 1e-9;
+  const atMax = price >= (printableAtOrBelow(state.format, state.maxPrice) ?? state.maxPrice) - 1e-9;
   if (atMin && atMax) return wanted > price ? "max_price" : "min_price";
   if (atMin) return "min_price";
   if (atMax) return "max_price";
@@ -73,13 +87,19 @@ export function priceBinding(
 }
 
 /**
- * A price made binding: inside today's guardrails and, where it can, within the max daily change of the previous
- * price, in cents. The guardrails win when both cannot hold (a previous price far outside them): the nearest bound.
+ * A price made binding: printable (the product's currency and endings), inside today's guardrails and, where it
+ * can, within the max daily change of the previous price. The guardrails win when both cannot hold (a previous
+ * price far outside them): the nearest bound. Where no printable price lies within the max daily change (a
+ * previous price off the printable grid, an ending wider than the limit), the nearest printable price in the
+ * direction of the change wins (DESIGN §11).
  */
 export function boundPrice(state: ProductState, price: number, prev: number | null): number {
+  const { format } = state;
   const limit = state.product.max_daily_change;
-  let lo = state.minPrice;
-  let hi = state.maxPrice;
+  const minPrice = printableAtOrAbove(format, state.minPrice);
+  const maxPrice = printableAtOrBelow(format, state.maxPrice) ?? minPrice;
+  let lo = minPrice;
+  let hi = maxPrice;
   if (limit !== null && prev !== null) {
     const stepLo = Math.max(lo, prev * (1 - limit));
     const stepHi = Math.min(hi, prev * (1 + limit));
@@ -87,14 +107,16 @@ export function boundPrice(state: ProductState, price: number, prev: number | nu
       lo = stepLo;
       hi = stepHi;
     } else {
-      lo = hi = prev > state.maxPrice ? state.maxPrice : state.minPrice;
+      lo = hi = prev > maxPrice ? maxPrice : minPrice;
     }
   }
-  let r = roundCents(Math.min(hi, Math.max(lo, price)));
-  // Rounding to cents must not step outside the window.
-  if (r < lo - 1e-9) r = Math.ceil(lo * 100 - 1e-6) / 100;
-  if (r > hi + 1e-9) r = Math.floor(hi * 100 + 1e-6) / 100;
-  return Math.min(state.maxPrice, Math.max(state.minPrice, r));
+  const target = Math.min(hi, Math.max(lo, price));
+  const inside = nearestPrintable(format, target, lo, hi);
+  if (inside !== null) return inside;
+  const up = printableAtOrAbove(format, hi);
+  const down = printableAtOrBelow(format, lo) ?? minPrice;
+  const towards = prev === null || price >= prev ? up : down;
+  return Math.min(maxPrice, Math.max(minPrice, towards));
 }
 
 /**

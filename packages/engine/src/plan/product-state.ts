@@ -1,5 +1,7 @@
 import { addDays, daysBetween } from "../base/calendar.js";
-import { catalogGrid, roundCents } from "../base/price-grid.js";
+import { roundToMinor } from "../base/currency.js";
+import { nearestPrintable, type PriceFormat, priceFormat } from "../base/price-format.js";
+import { catalogGrid } from "../base/price-grid.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import { type RuleParams, ruleParamsFromHistory } from "../rule/rule-price.js";
@@ -22,6 +24,22 @@ export interface CatalogProduct {
   readonly season_end: string | null;
   /** ISO timestamp of the row's last update (a newer stock figure than the history's). */
   readonly updated_at: string;
+  /** The price endings that apply to the product (DESIGN §11: its own, else its company's); absent or null: none. */
+  readonly price_endings?: readonly string[] | null;
+}
+
+/**
+ * A partner's override of one product's price over dates (DESIGN §11): a pin (`price`) or a narrowing of the
+ * guardrails (`min_price` / `max_price`), in currency units; the server checks it is printable and inside them.
+ */
+export interface PriceOverride {
+  readonly override_id: string;
+  /** Inclusive dates. */
+  readonly start_date: string;
+  readonly end_date: string;
+  readonly price: number | null;
+  readonly min_price: number | null;
+  readonly max_price: number | null;
 }
 
 /** What pricing needs to know about one product on a company's today. */
@@ -33,6 +51,8 @@ export interface ProductState {
   readonly lastPrice: number | null;
   readonly minPrice: number;
   readonly maxPrice: number;
+  /** The prices the product may charge: its currency's minor unit and its endings (DESIGN §11). */
+  readonly format: PriceFormat;
   readonly ruleParams: RuleParams;
   /**
    * Lowest and highest price (cents) the product's history sold at; `productState` sets it, the base price alone
@@ -41,7 +61,14 @@ export interface ProductState {
   readonly observedPriceRange?: readonly [number, number];
   /** The selling problem from today on, without demand, on the catalogue grid. */
   readonly setup: ProblemSetup;
+  /** The partner's overrides of the product, none overlapping another; absent: none. */
+  readonly overrides?: readonly PriceOverride[];
+  /** Prices the history charged on the `LOWEST_PRICE_DAYS` days before today (the 30-day lowest price's start). */
+  readonly recentPrices?: readonly { readonly date: string; readonly price: number }[];
 }
+
+/** Days before an item's date its `lowest_price_30d` looks back over (EU Directive 98/6/EC, Art. 6a). */
+export const LOWEST_PRICE_DAYS = 30;
 
 export interface ProductStateOptions {
   /** Selling days priced when a product has no season end. */
@@ -70,8 +97,9 @@ function currentStock(product: CatalogProduct, history: readonly SalesRow[]): nu
 
 /**
  * A product's pricing state on `today` from its catalogue row and its sales history before today (sorted by
- * date): guardrails (default 0.5x / 2x base, in cents), stock rolled forward from the history, the last price,
- * the rule's parameters, and the selling problem up to the season end (or `horizonDays`, at most a year).
+ * date): guardrails (default 0.5x / 2x base, on the currency's minor unit), the printable prices (currency and
+ * endings), stock rolled forward from the history, the last price, the rule's parameters, and the selling problem
+ * up to the season end (or `horizonDays`, at most a year) on the printable catalogue grid.
  */
 export function productState(
   product: CatalogProduct,
@@ -79,8 +107,19 @@ export function productState(
   today: string,
   options: ProductStateOptions,
 ): ProductState {
-  const minPrice = roundCents(product.min_price ?? 0.5 * product.base_price);
-  const maxPrice = roundCents(product.max_price ?? 2 * product.base_price);
+  const currency = product.currency;
+  const minPrice = roundToMinor(product.min_price ?? 0.5 * product.base_price, currency);
+  const maxPrice = roundToMinor(product.max_price ?? 2 * product.base_price, currency);
+  const endings = product.price_endings ?? null;
+  const format = priceFormat(currency, endings);
+  const prices = catalogGrid({
+    basePrice: product.base_price,
+    minPrice,
+    maxPrice,
+    maxDailyChange: product.max_daily_change,
+    currency,
+    endings,
+  });
   const stock = currentStock(product, history);
   const lastPrice = history.at(-1)?.price ?? null;
   let horizon = options.horizonDays;
@@ -100,25 +139,63 @@ export function productState(
     lastPrice,
     minPrice,
     maxPrice,
+    format,
+    recentPrices: history.flatMap((r) =>
+      r.product_id === product.product_id && r.date >= addDays(today, -LOWEST_PRICE_DAYS) && r.date < today
+        ? [{ date: r.date, price: r.price }]
+        : [],
+    ),
     ruleParams: ruleParamsFromHistory(history, product.product_id, product.base_price),
     observedPriceRange:
-      lo <= hi ? [roundCents(lo), roundCents(hi)] : [product.base_price, product.base_price],
+      lo <= hi
+        ? [roundToMinor(lo, currency), roundToMinor(hi, currency)]
+        : [product.base_price, product.base_price],
     setup: {
       productId: product.product_id,
       startDate: today,
       horizon,
-      prices: catalogGrid({ basePrice: product.base_price, minPrice, maxPrice, maxDailyChange: limit }),
+      prices,
       minPrice,
       maxPrice,
       shutoff: false,
       unitCost: product.unit_cost ?? 0,
       stock,
-      maxDailyChange: limit,
+      // Where the endings leave steps wider than the limit, the ending wins (DESIGN §11): the problem takes them.
+      maxDailyChange: limit === null ? null : Math.max(limit, widestStep(prices)),
       initialPrice:
-        limit === null ? null : Math.min(maxPrice, Math.max(minPrice, lastPrice ?? product.base_price)),
+        limit === null
+          ? null
+          : (nearestPrintable(format, lastPrice ?? product.base_price, minPrice, maxPrice) ?? minPrice),
       distribution: "poisson",
       overdispersion: 0,
     },
+  };
+}
+
+/** The largest step of an ascending grid, as a fraction of its lower price (0 for one price). */
+function widestStep(prices: readonly number[]): number {
+  let widest = 0;
+  for (let i = 1; i < prices.length; i++)
+    widest = Math.max(widest, (prices[i] ?? 0) / (prices[i - 1] ?? 1) - 1);
+  return widest;
+}
+
+/** The override in force on `date`, if any. */
+export function overrideOn(state: ProductState, date: string): PriceOverride | undefined {
+  return state.overrides?.find((o) => o.start_date <= date && date <= o.end_date);
+}
+
+/**
+ * The state on a day an override narrows (its `min_price` / `max_price` inside the guardrails): the guardrails
+ * narrowed, so the learner, the rule and `boundPrice` all price inside them. The state itself elsewhere.
+ */
+export function narrowedState(state: ProductState, override: PriceOverride | undefined): ProductState {
+  if (override === undefined || override.price !== null) return state;
+  if (override.min_price === null && override.max_price === null) return state;
+  return {
+    ...state,
+    minPrice: Math.max(state.minPrice, override.min_price ?? state.minPrice),
+    maxPrice: Math.min(state.maxPrice, override.max_price ?? state.maxPrice),
   };
 }
 

@@ -25,6 +25,8 @@ const recommendation = {
   expected_units_p10: 6,
   expected_units_p90: 14,
   exploratory: true,
+  override_id: null,
+  lowest_price_30d: 19.99,
 } as const;
 
 const dryRun: ComputeResponse = {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { strongEtag } from "../conditional-get.js";
 import { ApiError, DEFAULT_MESSAGES } from "../errors.js";
 import { recommendationsResponseSchema } from "../schemas/recommendations.js";
 import { bearer, COMPANY, expectError, startAdapterApp } from "../test-support/adapter-app.js";
@@ -36,6 +37,8 @@ const read: RecommendationsResponse = {
       expected_units_p10: 8,
       expected_units_p90: 17,
       exploratory: false,
+      override_id: null,
+      lowest_price_30d: 18.99,
       expected_revenue: 241.68,
       source: "approved",
       model_id: "mdl_3",
@@ -105,7 +108,7 @@ describe("GET /v2/recommendations", () => {
         ...slow.options.pricing,
         getRecommendationsJson: async (input) => {
           fastCalls.push(input);
-          return bytes;
+          return { bytes, etag: strongEtag(bytes) };
         },
       },
     });
@@ -113,10 +116,40 @@ describe("GET /v2/recommendations", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(res.rawPayload.equals(bytes)).toBe(true);
+    expect(res.headers.etag).toBe(strongEtag(bytes));
     expect(recommendationsResponseSchema.parse(res.json())).toEqual(read);
     expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(fastCalls).toEqual([{ company_id: COMPANY, runs_ago: 0, explain: false }]);
     expect(slow.calls).toHaveLength(0);
+  });
+
+  it("sends the fast path's own tag without hashing the bytes, and answers 304 to it", async () => {
+    // A tag no hash of these bytes gives: seeing it on the wire shows the adapter took it as given.
+    const given = '"tag-stored-with-the-bytes"';
+    const bytes = Buffer.from(JSON.stringify(read), "utf8");
+    const { app } = await startAdapterApp({
+      pricing: { getRecommendationsJson: async () => ({ bytes, etag: given }) },
+    });
+    const headers = await bearer();
+    const plain = await app.inject({ url, query: { company_id: COMPANY }, headers });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers.etag).toBe(given);
+    expect(plain.rawPayload.equals(bytes)).toBe(true);
+    const same = await app.inject({
+      url,
+      query: { company_id: COMPANY },
+      headers: { ...headers, "if-none-match": given },
+    });
+    expect(same.statusCode).toBe(304);
+    expect(same.headers.etag).toBe(given);
+    expect(same.body).toBe("");
+    const other = await app.inject({
+      url,
+      query: { company_id: COMPANY },
+      headers: { ...headers, "if-none-match": strongEtag(bytes) },
+    });
+    expect(other.statusCode).toBe(200);
+    expect(other.rawPayload.equals(bytes)).toBe(true);
   });
 
   describe("errors", () => {

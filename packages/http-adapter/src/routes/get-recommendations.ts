@@ -30,10 +30,13 @@ export function registerGetRecommendations(app: FastifyInstance, deps: RouteDeps
     handler: async (request, reply) => {
       const fast = deps.pricing.getRecommendationsJson;
       if (fast) {
-        // A Buffer payload bypasses the response serializer: the service vouches for the bytes.
+        // A Buffer payload bypasses the response serializer: the service vouches for the bytes and their tag.
         const body = await fast.call(deps.pricing, request.query, requestContext(request));
         // The typed reply only accepts the response object; the raw bytes go through the untyped one.
-        return (reply as unknown as FastifyReply).type("application/json; charset=utf-8").send(body);
+        return (reply as unknown as FastifyReply)
+          .type("application/json; charset=utf-8")
+          .header("etag", body.etag)
+          .send(body.bytes);
       }
       return deps.pricing.getRecommendations(request.query, requestContext(request));
     },

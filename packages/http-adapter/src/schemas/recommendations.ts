@@ -26,6 +26,8 @@ const exampleRecommendation = {
   expected_units_p10: 8,
   expected_units_p90: 17,
   exploratory: false,
+  lowest_price_30d: 18.99,
+  override_id: null,
 } as const;
 
 const exampleExplanation = {
@@ -82,12 +84,14 @@ export const explanationSchema = z
       .tuple([z.number(), z.number()])
       .describe("Lowest and highest price the history sold at; the base price twice without history."),
     binding: z
-      .enum(["min_price", "max_price", "max_daily_change", "exploration_limit"])
+      .enum(["min_price", "max_price", "max_daily_change", "exploration_limit", "override"])
       .nullable()
       .describe(
         "The constraint that moved the price from what the model, learner or rule chose: a guardrail (also " +
-          "where it overrides the max daily change), the max daily change, or the exploration cap on a " +
-          "model's price; null when none did.",
+          "where it overrides the max daily change), the max daily change (also where no printable price lay " +
+          "within it and the nearest beyond it in the direction of the change was taken), the exploration cap " +
+          "on a model's price, or a partner override's min_price / max_price; null when none did (a price moved " +
+          "only to the nearest printable price is not bound).",
       ),
   })
   .meta({ id: "Explanation", examples: [exampleExplanation] });
@@ -96,14 +100,37 @@ export const recommendationSchema = z
   .object({
     product_id: z.string(),
     date: dateSchema,
-    price: z.number().describe("Recommended price in `currency`, rounded to its minor unit."),
+    price: z
+      .number()
+      .describe(
+        "Recommended price in `currency`: on its minor unit (Intl's digits: JPY 0, EUR 2, KWD 3) and one of the " +
+          "product's price endings where they fit the currency, or a partner's pinned price.",
+      ),
     currency: currencySchema,
     base_price: z.number(),
     rule_price: z.number().describe("What the rule-based fallback would charge."),
     expected_units: z.number(),
     expected_revenue: z.number(),
-    source: sourceSchema,
+    source: sourceSchema
+      .or(z.literal("override"))
+      .describe("What priced the item: the active source's, or `override` for a partner's pinned price."),
     model_id: modelIdSchema.nullable(),
+    override_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The partner override (POST /v2/overrides) in force on the item's date: its pin priced the item " +
+          "(source override) or its min_price / max_price narrowed the guardrails; null elsewhere and on runs " +
+          "persisted before overrides existed.",
+      ),
+    lowest_price_30d: z
+      .number()
+      .nullable()
+      .describe(
+        "The lowest price of the product on the 30 days before the item's date (the sales history first, then " +
+          "the run's own earlier days), the reference of an announced price reduction in the EU (Directive " +
+          "98/6/EC Art. 6a); null where no price is known and on runs persisted before it existed.",
+      ),
     expected_units_p10: z
       .number()
       .nullable()

@@ -2,7 +2,8 @@ import { addDays } from "@pricing/engine";
 import type { Recommendation, Run } from "@pricing/http-adapter";
 import { ApiError } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
-import type { CompanyRow, ProductRow } from "../db/schema.js";
+import type { CompanyRow } from "../db/schema.js";
+import type { CatalogRow } from "../repositories/products.js";
 import { toRun } from "../repositories/runs.js";
 import { findCompany } from "../services/company-lookup.js";
 import { type CompanySettingsReport, companySettings } from "../services/company-settings.js";
@@ -74,7 +75,7 @@ function pathDay(item: Recommendation): PathDay {
 async function pricePath(
   ctx: ServerContext,
   company: CompanyRow,
-  product: ProductRow,
+  product: CatalogRow,
   today: string,
   runId: string | null,
 ): Promise<PricePath> {

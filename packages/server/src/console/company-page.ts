@@ -21,6 +21,8 @@ function settingsForm(view: CompanyDetail): Html {
       <label><input type="checkbox" name="force_rule" ${s.force_rule ? html`checked` : null}> Kill switch: serve the rule</label>
       <label><input type="checkbox" name="auto_approve_updates" ${s.auto_approve_updates ? html`checked` : null}>
         Approve nightly updates that pass the safety gate</label>
+      <label>Price endings <input type="text" name="price_endings" value="${s.price_endings.join(",")}"
+        placeholder="none" title="comma-separated, e.g. .99,.49 or 9; empty: any minor unit" size="12"></label>
       <button type="submit">Save…</button>
     </form>
     <p id="settings-status" class="status" role="status"></p>

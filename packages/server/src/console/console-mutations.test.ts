@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProgram, runCli } from "../cli/program.js";
-import { trainModel } from "../services/train-model.js";
+import { trainModel } from "../training/train-model.js";
 import { CONSOLE_MUTATIONS } from "./console-mutations.js";
 import { COMPANY, type ConsoleTest, login, openConsoleTest, sameOrigin } from "./test-console.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { trainModel } from "../services/train-model.js";
+import { trainModel } from "../training/train-model.js";
 import {
   COMPANY,
   CONSOLE_TOKEN,

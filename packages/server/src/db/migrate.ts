@@ -20,6 +20,7 @@ import * as promotions from "./migrations/0012-promotions.js";
 import * as backtests from "./migrations/0013-backtests.js";
 import * as operationOwner from "./migrations/0014-operation-owner.js";
 import * as companyEvents from "./migrations/0015-company-events.js";
+import * as printablePrices from "./migrations/0018-printable-prices.js";
 import type { Database } from "./schema.js";
 
 /** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0013-backtests": backtests,
   "0014-operation-owner": operationOwner,
   "0015-company-events": companyEvents,
+  "0018-printable-prices": printablePrices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

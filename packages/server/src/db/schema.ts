@@ -37,6 +37,8 @@ export interface CompaniesTable {
   auto_approve_updates: Generated<number>;
   /** 1: the rule serves, whatever the slots hold (the operator's kill switch). */
   force_rule: Generated<number>;
+  /** JSON array of price endings (DESIGN §11; migration 0018); null: none. */
+  price_endings: Generated<string | null>;
 }
 
 export interface PartnerCompaniesTable {
@@ -58,6 +60,8 @@ export interface ProductsTable {
   stock: number | null;
   season_end: string | null;
   updated_at: string;
+  /** JSON array of the product's own price endings (migration 0018); null: the company's; "[]": none. */
+  price_endings: Generated<string | null>;
 }
 
 export interface SalesTable {
@@ -104,7 +108,8 @@ export interface RecommendationsTable {
   rule_price: number;
   expected_units: number;
   expected_revenue: number;
-  source: "approved" | "latest" | "rule";
+  /** `override`: a partner's pin priced the item (migration 0018). */
+  source: "approved" | "latest" | "rule" | "override";
   model_id: string | null;
   /** Null on rows persisted before migration 0005. */
   expected_units_p10: number | null;
@@ -113,6 +118,10 @@ export interface RecommendationsTable {
   exploratory: number | null;
   /** The item's `explanation` as JSON; null on rows persisted before migration 0011. */
   explanation: string | null;
+  /** Lowest price of the 30 days before the date; null where none is known or before migration 0018. */
+  lowest_price_30d: Generated<number | null>;
+  /** The partner override in force on the item's date (migration 0018); null elsewhere. */
+  override_id: Generated<string | null>;
 }
 
 /** One row per company per nightly batch attempt (migration 0002). */
@@ -244,6 +253,24 @@ export interface CompanyEventsTable {
   new: string;
 }
 
+/** A partner's pin or narrowing of one product's price over dates (DESIGN §11; migration 0018). */
+export interface OverridesTable {
+  /** `ovr_` + ULID. */
+  override_id: string;
+  company_id: string;
+  product_id: string;
+  start_date: string;
+  end_date: string;
+  /** A pin; null for a narrowing. */
+  price: number | null;
+  min_price: number | null;
+  max_price: number | null;
+  note: string | null;
+  created_at: string;
+  /** The partner that created it. */
+  created_by: string;
+}
+
 export interface Database {
   partners: PartnersTable;
   key_pairs: KeyPairsTable;
@@ -262,6 +289,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   backtests: BacktestsTable;
   company_events: CompanyEventsTable;
+  overrides: OverridesTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -277,3 +305,4 @@ export type BatchOutcomeRow = Selectable<BatchOutcomesTable>;
 export type OperationRow = Selectable<OperationsTable>;
 export type SavedBacktestRow = Selectable<BacktestsTable>;
 export type CompanyEventRow = Selectable<CompanyEventsTable>;
+export type OverrideRow = Selectable<OverridesTable>;

@@ -6,7 +6,7 @@ import type { ServerContext } from "../context.js";
 import { importCompanyData } from "../import/data-import.js";
 import { type BatchReport, runNightlyBatch } from "../jobs/nightly-batch.js";
 import { companyToday } from "../services/company-today.js";
-import { trainModel } from "../services/train-model.js";
+import { trainModel } from "../training/train-model.js";
 import { COMPLETE_JOURNEY_FILES } from "./complete-journey.js";
 import { demoScenario, seedCompanyFromMarket } from "./market-seed.js";
 

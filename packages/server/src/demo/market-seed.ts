@@ -41,6 +41,8 @@ export function marketCsv(market: Market, currency: string): { products: string;
       p.setup.maxDailyChange,
       p.setup.stock,
       p.setup.stock === null ? null : seasonEnd,
+      // price_endings: none of its own; the company's setting applies.
+      null,
     ]),
   );
   const sales = csv(

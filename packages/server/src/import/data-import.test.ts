@@ -207,5 +207,49 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         [3, "promoted", "must be at least 0"],
       ]);
     });
+
+    it("stores a product's own price endings and refuses guardrails no printable price fits, naming the product", async () => {
+      const bad = await csv([
+        "product_id,name,currency,base_price,min_price,max_price,price_endings",
+        "sku-5,Plate,EUR,10.2,10.1,10.5,.99",
+        "sku-6,Fork,EUR,3,,,.99;x",
+      ]);
+      const error = await rejected({ companyId: "shop", productsFile: bad });
+      expect(error.issues.map((i) => [i.line, i.column, i.message])).toEqual([
+        [
+          2,
+          "price_endings",
+          "product sku-5: no price ending in .99 lies between its guardrails 10.1 and 10.5",
+        ],
+        [3, "price_endings", expect.stringContaining('price ending "x"')],
+      ]);
+      const good = await csv([
+        "product_id,name,currency,base_price,price_endings",
+        "sku-1,Mug,EUR,10,.99;.49",
+        "sku-2,Cup,EUR,4,",
+      ]);
+      await importCompanyData(ctx.db, ctx.clock, { companyId: "shop", productsFile: good });
+      const stored = await ctx.repositories.products.listByCompany("shop");
+      expect(stored.map((p) => [p.product_id, p.price_endings])).toEqual([
+        ["sku-1", [".99", ".49"]],
+        ["sku-2", null],
+      ]);
+    });
+
+    it("refuses a currency code Intl does not know, naming file, line and column, and writes nothing", async () => {
+      const file = await csv([
+        "product_id,name,currency,base_price",
+        "sku-9,Bowl,XYZ,10",
+        "sku-8,Jar,KWD,2.5",
+      ]);
+      const error = await rejected({ companyId: "shop", productsFile: file });
+      expect(error.issues.map(formatIssue)).toEqual([
+        `${basename(file)}:2 column currency: "XYZ" is not an ISO 4217 currency code this server knows`,
+      ]);
+      expect((await ctx.repositories.products.listByCompany("shop")).map((p) => p.product_id)).toEqual([
+        "sku-1",
+        "sku-2",
+      ]);
+    });
   });
 }

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/database.js";
+import { readEndings } from "../repositories/price-endings-column.js";
 import type { CsvColumns, CsvRow } from "./csv-rows.js";
 import { readCsvRows } from "./csv-rows.js";
 import { FileIssues, type ImportIssue, MAX_KEPT_ISSUES } from "./import-issues.js";
@@ -62,6 +63,7 @@ const PRODUCT_FIELDS = [
   "max_daily_change",
   "stock",
   "season_end",
+  "price_endings",
 ] as const;
 /** Products upserted per statement. */
 const PRODUCTS_PER_INSERT = 400;
@@ -105,7 +107,7 @@ export async function importCompanyData(
 ): Promise<ImportReport> {
   const company = await db
     .selectFrom("companies")
-    .select("company_id")
+    .select(["company_id", "price_endings"])
     .where("company_id", "=", request.companyId)
     .executeTakeFirst();
   if (!company)
@@ -124,7 +126,7 @@ export async function importCompanyData(
   if (request.productsFile) {
     const productIssues = new FileIssues(basename(request.productsFile));
     issues.push(productIssues);
-    products = await readProductsCsv(request.productsFile, productIssues);
+    products = await readProductsCsv(request.productsFile, productIssues, readEndings(company.price_endings));
   }
   const existingProducts = await db
     .selectFrom("products")
@@ -235,6 +237,7 @@ export async function importCompanyData(
                 max_daily_change: eb.ref("excluded.max_daily_change"),
                 stock: eb.ref("excluded.stock"),
                 season_end: eb.ref("excluded.season_end"),
+                price_endings: eb.ref("excluded.price_endings"),
                 updated_at: eb.ref("excluded.updated_at"),
               })),
             )

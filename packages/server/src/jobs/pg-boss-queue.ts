@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import PgBoss from "pg-boss";
 import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
+import { withSetupLock } from "../db/advisory-locks.js";
 import type { BatchOutcomesTable, CompanyRow } from "../db/schema.js";
-import { withSetupLock } from "./advisory-locks.js";
+import { runTrainOperation } from "../training/train-operation.js";
 import { latestFiring, unfinishedCompanies } from "./batch-catch-up.js";
 import type { JobQueue, TrainJobData } from "./job-queue.js";
 import { runCompanyNightly } from "./nightly-batch.js";
-import { runTrainOperation } from "./train-operation.js";
 
 /** Queue names (pg-boss 10 needs each created before use). */
 export const QUEUES = {

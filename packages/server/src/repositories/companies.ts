@@ -4,6 +4,7 @@ import type { Clock } from "../clock.js";
 import type { Db } from "../db/database.js";
 import { createFreshReadCache } from "../db/fresh-read-cache.js";
 import type { CompaniesTable, CompanyEventRow, CompanyRow } from "../db/schema.js";
+import { readEndings, writeEndings } from "./price-endings-column.js";
 
 export interface NewCompany {
   company_id: string;
@@ -17,18 +18,20 @@ export interface CompanySettings {
   exploration?: "off" | "cautious" | "free";
   auto_approve_updates?: boolean;
   force_rule?: boolean;
+  /** Price endings (DESIGN §11) of every product without its own; empty: any minor unit. */
+  price_endings?: string[];
 }
 
 type SettingField = keyof CompanySettings;
 
 /**
  * Each setting's value as the settings read it and as a row stores it (booleans are 0/1 on both databases). A new
- * setting (issue 26's `price_endings`) is one entry here and one field in `CompanySettings`.
+ * setting is one entry here and one field in `CompanySettings`.
  */
 const SETTING_COLUMNS: Readonly<
   Record<
     SettingField,
-    { read(row: CompanyRow): string | boolean; write(value: unknown): Updateable<CompaniesTable> }
+    { read(row: CompanyRow): string | boolean | string[]; write(value: unknown): Updateable<CompaniesTable> }
   >
 > = {
   exploration: {
@@ -42,6 +45,13 @@ const SETTING_COLUMNS: Readonly<
   force_rule: {
     read: (row) => Number(row.force_rule) === 1,
     write: (value) => ({ force_rule: value ? 1 : 0 }),
+  },
+  price_endings: {
+    read: (row) => readEndings(row.price_endings) ?? [],
+    write: (value) => {
+      const endings = value as string[];
+      return { price_endings: endings.length === 0 ? null : writeEndings(endings) };
+    },
   },
 };
 
@@ -92,6 +102,7 @@ export function createCompanyRepository(db: Db, clock: Clock) {
         exploration: "cautious",
         auto_approve_updates: 1,
         force_rule: 0,
+        price_endings: null,
       };
       const result = await db
         .insertInto("companies")
@@ -127,7 +138,7 @@ export function createCompanyRepository(db: Db, clock: Clock) {
         let values: Updateable<CompaniesTable> = {};
         for (const field of Object.keys(SETTING_COLUMNS) as SettingField[]) {
           const value = settings[field];
-          if (value === undefined || value === before[field]) continue;
+          if (value === undefined || JSON.stringify(value) === JSON.stringify(before[field])) continue;
           values = { ...values, ...SETTING_COLUMNS[field].write(value) };
           events.push({
             event_id: `cev_${nextId()}`,

@@ -28,6 +28,8 @@ function rows(dates: string[], products: string[]): Recommendation[] {
       expected_units_p10: 0,
       expected_units_p90: 3,
       exploratory: false,
+      override_id: null,
+      lowest_price_30d: date === dates[0] ? null : 9.5,
     })),
   );
 }

@@ -192,6 +192,8 @@ export function createRunsRepository(db: Db) {
           "expected_units_p10",
           "expected_units_p90",
           "exploratory",
+          "override_id",
+          "lowest_price_30d",
         ])
         .where("run_id", "=", runId);
       if (filter.startDate !== undefined) q = q.where("date", ">=", filter.startDate);

@@ -57,7 +57,12 @@ describe.each(backends)("company settings on %s", (backend, enabled) => {
       ["force_rule", true, false, "console:alice"],
     ]);
     const report = await companySettings(t.ctx, "acme");
-    expect(report.settings).toEqual({ exploration: "free", auto_approve_updates: false, force_rule: false });
+    expect(report.settings).toEqual({
+      exploration: "free",
+      auto_approve_updates: false,
+      force_rule: false,
+      price_endings: [],
+    });
     expect(report.total_events).toBe(4);
     expect(report.events.map((e) => `${e.by} ${e.field}`)).toEqual([
       "console:alice force_rule",
@@ -65,6 +70,19 @@ describe.each(backends)("company settings on %s", (backend, enabled) => {
       "operator force_rule",
       "operator exploration",
     ]);
+  });
+
+  it.skipIf(!enabled)("sets price endings (DESIGN §11) and clears them, recording both", async () => {
+    const set = await updateCompanySettings(t.ctx, "acme", { price_endings: [".99", ".49"] }, "operator");
+    expect(set.events.map((e) => [e.field, e.old, e.new])).toEqual([["price_endings", [], [".99", ".49"]]]);
+    expect((await companySettings(t.ctx, "acme")).settings.price_endings).toEqual([".99", ".49"]);
+    const same = await updateCompanySettings(t.ctx, "acme", { price_endings: [".99", ".49"] }, "operator");
+    expect(same.events).toEqual([]);
+    const cleared = await updateCompanySettings(t.ctx, "acme", { price_endings: [] }, "console:bob");
+    expect(cleared.events.map((e) => [e.field, e.old, e.new, e.by])).toEqual([
+      ["price_endings", [".99", ".49"], [], "console:bob"],
+    ]);
+    expect(cleared.company.price_endings).toBeNull();
   });
 
   it.skipIf(!enabled)("records nothing for a value already as asked", async () => {
@@ -95,6 +113,10 @@ describe.each(backends)("company settings on %s", (backend, enabled) => {
         expect.stringContaining("force_rule"),
       ]);
       expect((await refused("acme", { exploration: "off", secret: 1 }))[0]).toBe("validation_error");
+      expect(await refused("acme", { price_endings: ["99c"] })).toEqual([
+        "validation_error",
+        expect.stringContaining('price ending "99c"'),
+      ]);
       expect((await refused("acme", {}))[0]).toBe("validation_error");
       expect(await companySettings(t.ctx, "acme")).toEqual(before);
     },

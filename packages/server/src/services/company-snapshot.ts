@@ -1,5 +1,6 @@
 import {
   addDays,
+  type CatalogProduct,
   type SalesRow as EngineSalesRow,
   type FitSource,
   type ProductState,
@@ -7,6 +8,8 @@ import {
 } from "@pricing/engine";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow, SalesRow } from "../db/schema.js";
+import { readEndings } from "../repositories/price-endings-column.js";
+import type { CatalogRow } from "../repositories/products.js";
 import { companyToday } from "./company-today.js";
 
 export interface CompanySnapshot {
@@ -30,11 +33,24 @@ export function engineSalesRow(s: SalesRow): EngineSalesRow {
 }
 
 /**
- * Loads a company's products and sales history as of its today (the clock's date in its time zone; history
- * strictly before today counts), in the engine's shapes.
+ * The company's products as the engine prices them: each with the price endings that apply to it (its own, else
+ * its company's; DESIGN §11), the one place the two are resolved.
  */
-export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRow): Promise<CompanySnapshot> {
-  const today = companyToday(ctx.clock(), company.timezone);
+export function catalogProducts(company: CompanyRow, rows: readonly CatalogRow[]): CatalogProduct[] {
+  const endings = readEndings(company.price_endings);
+  return rows.map((r) => ({ ...r, price_endings: r.price_endings ?? endings }));
+}
+
+/**
+ * Loads a company's products and sales history as of its today (history strictly before today counts), in the
+ * engine's shapes. `today` is the operation's, decided once by its caller (a nightly run passes the day it runs
+ * for, so midnight passing mid-run cannot split it); by default the clock's date in the company's time zone.
+ */
+export async function loadCompanySnapshot(
+  ctx: ServerContext,
+  company: CompanyRow,
+  today: string = companyToday(ctx.clock(), company.timezone),
+): Promise<CompanySnapshot> {
   const options = { horizonDays: ctx.config.pricing.trainHorizonDays };
   const [rows, sales] = await Promise.all([
     ctx.repositories.products.listByCompany(company.company_id),
@@ -55,7 +71,9 @@ export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRo
   return {
     company,
     today,
-    products: rows.map((r) => productState(r, byProduct.get(r.product_id) ?? [], today, options)),
+    products: catalogProducts(company, rows).map((r) =>
+      productState(r, byProduct.get(r.product_id) ?? [], today, options),
+    ),
     history,
   };
 }

@@ -1,4 +1,4 @@
-import { addDays, roundCents } from "@pricing/engine";
+import { addDays } from "@pricing/engine";
 import type { ExplorationReport } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
@@ -85,8 +85,10 @@ async function planReport(
   };
 }
 
+/** How far (percent, 2 decimals: a share, not a price) a price leaves the observed range. */
 function departurePct(price: number, [lo, hi]: [number, number]): number {
-  if (price > hi) return roundCents((100 * (price - hi)) / hi);
-  if (price < lo) return roundCents((100 * (price - lo)) / lo);
+  const pct = (x: number) => Math.round(x * 100) / 100;
+  if (price > hi) return pct((100 * (price - hi)) / hi);
+  if (price < lo) return pct((100 * (price - lo)) / lo);
   return 0;
 }

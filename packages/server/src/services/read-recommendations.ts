@@ -3,6 +3,8 @@ import {
   type GetRecommendationsQuery,
   type RecommendationsResponse,
   recommendationsResponseSchema,
+  strongEtag,
+  type TaggedJson,
 } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { RunRow } from "../db/schema.js";
@@ -37,13 +39,14 @@ export async function readRecommendations(
 }
 
 /**
- * `readRecommendations` serialized, from `ctx.responses` when the same run and filter were read before: runs are
- * immutable, so the bytes never go stale.
+ * `readRecommendations` serialized with its ETag, from `ctx.responses` when the same run and filter were read
+ * before: runs are immutable, so neither the bytes nor their tag go stale. The tag is the bytes' own hash, so
+ * every replica and every restart gives the same one.
  */
 export async function readRecommendationsJson(
   ctx: ServerContext,
   input: GetRecommendationsQuery,
-): Promise<Buffer> {
+): Promise<TaggedJson> {
   const run = await runAt(ctx, input);
   const key = [
     run.run_id,
@@ -56,7 +59,8 @@ export async function readRecommendationsJson(
   if (body === undefined) {
     const response = await readRun(ctx, input, run);
     // Checked once here, since the route sends these bytes without its serializer.
-    body = Buffer.from(JSON.stringify(recommendationsResponseSchema.parse(response)));
+    const bytes = Buffer.from(JSON.stringify(recommendationsResponseSchema.parse(response)));
+    body = { bytes, etag: strongEtag(bytes) };
     ctx.responses.set(key, body);
   }
   return body;

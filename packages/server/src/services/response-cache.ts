@@ -1,12 +1,14 @@
+import type { TaggedJson } from "@pricing/http-adapter";
+
 /**
- * Serialized responses of persisted runs, bounded by total bytes, least recently used out first. Runs are
- * immutable, so an entry never goes stale: a run deleted by retention is simply never asked for again.
+ * Serialized responses of persisted runs with their ETags, bounded by total bytes, least recently used out first.
+ * Runs are immutable, so an entry never goes stale: a run deleted by retention is simply never asked for again.
  */
 export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
-  const entries = new Map<string, Buffer>();
+  const entries = new Map<string, TaggedJson>();
   let bytes = 0;
   return {
-    get(key: string): Buffer | undefined {
+    get(key: string): TaggedJson | undefined {
       const hit = entries.get(key);
       if (hit !== undefined) {
         entries.delete(key);
@@ -14,17 +16,17 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
       }
       return hit;
     },
-    set(key: string, body: Buffer): void {
-      if (body.byteLength > maxBytes) return;
+    set(key: string, body: TaggedJson): void {
+      if (body.bytes.byteLength > maxBytes) return;
       const old = entries.get(key);
-      if (old) bytes -= old.byteLength;
+      if (old) bytes -= old.bytes.byteLength;
       entries.delete(key);
       entries.set(key, body);
-      bytes += body.byteLength;
+      bytes += body.bytes.byteLength;
       for (const [k, v] of entries) {
         if (bytes <= maxBytes) break;
         entries.delete(k);
-        bytes -= v.byteLength;
+        bytes -= v.bytes.byteLength;
       }
     },
     get size(): number {

@@ -3,7 +3,7 @@ import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
 import type { SavedBacktest } from "../repositories/backtests.js";
 import { findCompany } from "./company-lookup.js";
-import { engineSalesRow } from "./company-snapshot.js";
+import { catalogProducts, engineSalesRow } from "./company-snapshot.js";
 
 export interface BacktestRequest {
   company_id: string;
@@ -48,7 +48,7 @@ export async function runBacktest(
   const report = await backtestInWorker(
     {
       companyId: company.company_id,
-      products,
+      products: catalogProducts(company, products),
       sales: rows.map(engineSalesRow),
       from: request.from,
       ...(request.to === undefined ? {} : { to: request.to }),

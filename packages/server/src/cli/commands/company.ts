@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { ServerContext } from "../../context.js";
 import type { CompanyRow } from "../../db/schema.js";
-import type { CompanyEvent } from "../../repositories/companies.js";
+import { type CompanyEvent, settingsOf } from "../../repositories/companies.js";
 import { CliError, type CliRuntime, displayName, requirePartner } from "../cli-runtime.js";
 
 function isTimeZone(zone: string): boolean {
@@ -24,14 +24,15 @@ const EXPLORATIONS = ["off", "cautious", "free"] as const;
 /** A company as the CLI prints it: the settings as words and booleans, not the table's 0/1. */
 function companyView<T extends CompanyRow>(
   row: T,
-): Omit<T, "auto_approve_updates" | "force_rule"> & { auto_approve_updates: boolean; force_rule: boolean } {
-  return { ...row, auto_approve_updates: row.auto_approve_updates === 1, force_rule: row.force_rule === 1 };
+): Omit<T, "auto_approve_updates" | "force_rule" | "price_endings"> & ReturnType<typeof settingsOf> {
+  return { ...row, ...settingsOf(row) };
 }
 
 function settingsLine(row: CompanyRow): string {
+  const { price_endings: endings } = settingsOf(row);
   return (
     `exploration ${row.exploration}, auto-approve updates ${row.auto_approve_updates === 1}, ` +
-    `force rule ${row.force_rule === 1}`
+    `force rule ${row.force_rule === 1}, price endings ${endings.length === 0 ? "none" : endings.join(",")}`
   );
 }
 
@@ -98,9 +99,20 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
       "true (default): a nightly refresh that passes the safety gate is approved; false: it waits in latest",
     )
     .option("--force-rule <bool>", "true: serve the rule at once, whatever the model (the kill switch)")
+    .option(
+      "--price-endings <list>",
+      "comma-separated price endings (DESIGN §11), e.g. .99,.49 (trailing minor-unit digits) or 9 (last whole " +
+        "digit); none clears them. Products with their own endings (products.csv) keep theirs",
+    )
     .action(
       async (
-        opts: { id: string; exploration?: string; autoApproveUpdates?: string; forceRule?: string },
+        opts: {
+          id: string;
+          exploration?: string;
+          autoApproveUpdates?: string;
+          forceRule?: string;
+          priceEndings?: string;
+        },
         cmd: Command,
       ) => {
         const exploration = EXPLORATIONS.find((e) => e === opts.exploration);
@@ -109,13 +121,27 @@ export function registerCompanyCommands(program: Command, cli: CliRuntime): void
         }
         const autoApprove = parseBoolean("--auto-approve-updates", opts.autoApproveUpdates);
         const forceRule = parseBoolean("--force-rule", opts.forceRule);
-        if (exploration === undefined && autoApprove === undefined && forceRule === undefined) {
-          throw new CliError("nothing to change: give --exploration, --auto-approve-updates or --force-rule");
+        const endings =
+          opts.priceEndings === undefined
+            ? undefined
+            : opts.priceEndings.trim().toLowerCase() === "none"
+              ? []
+              : opts.priceEndings.split(",");
+        if (
+          exploration === undefined &&
+          autoApprove === undefined &&
+          forceRule === undefined &&
+          endings === undefined
+        ) {
+          throw new CliError(
+            "nothing to change: give --exploration, --auto-approve-updates, --force-rule or --price-endings",
+          );
         }
         const change = {
           ...(exploration === undefined ? {} : { exploration }),
           ...(autoApprove === undefined ? {} : { auto_approve_updates: autoApprove }),
           ...(forceRule === undefined ? {} : { force_rule: forceRule }),
+          ...(endings === undefined ? {} : { price_endings: endings }),
         };
         const { updateCompanySettings } = await import("../../services/company-settings.js");
         const { OPERATOR } = await import("../../services/slot-actors.js");

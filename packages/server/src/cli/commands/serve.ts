@@ -6,7 +6,7 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
   program
     .command("serve")
     .description(
-      "Run the API server with an embedded worker and the nightly schedule; on PostgreSQL `--workers 0` runs the API only (settings from the environment: the README's Configuration table)",
+      "Run the API server with an embedded worker and the nightly schedule; on PostgreSQL `--workers 0` runs the API only (settings from the environment: docs/configuration.md)",
     )
     .addOption(settingOption("host"))
     .addOption(settingOption("port"))

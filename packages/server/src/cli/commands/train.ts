@@ -13,7 +13,7 @@ export function registerTrainCommand(program: Command, cli: CliRuntime): void {
     .option("--auto-approve", "also promote the new artifact to approved, in the same step", false)
     .action(async (opts: { company: string; autoApprove: boolean }, cmd: Command) => {
       const json = cli.globals(cmd).json === true;
-      const { trainModel } = await import("../../services/train-model.js");
+      const { trainModel } = await import("../../training/train-model.js");
       await cli.withContext(cmd, async (ctx) => {
         const bar = progressBar(cli, "training", !json && process.stderr.isTTY === true);
         const result = await trainModel(

@@ -1,7 +1,9 @@
-import { isApiError } from "@pricing/http-adapter";
+import { passesSafetyGate } from "@pricing/engine";
+import { isApiError, type TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
+import { withCompanyLock } from "../db/advisory-locks.js";
 import type { OperationRow } from "../db/schema.js";
-import { withCompanyLock } from "./advisory-locks.js";
+import type { TrainingRequest } from "./admission.js";
 import { committedAnswer } from "./committed-training.js";
 import { thisProcess } from "./process-owner.js";
 import { trainCompany } from "./train-company.js";
@@ -33,27 +35,28 @@ function describe(error: unknown): { code: string; message: string } {
  * the company's training lock for the whole attempt and re-reads the operation under it, so an attempt whose job
  * expired and was retried elsewhere never commits a second time: the retry waits for the lock (its job fails and
  * is retried later), then finds the operation finished, or finds the model the first attempt was committing
- * already in the slots and finishes the operation with it. Throws only when the queue should retry.
+ * already in the slots and finishes the operation with it. Answers with what this attempt committed (undefined when
+ * it found the operation finished, or failed it); throws only when the queue should retry.
  */
 export async function runTrainOperation(
   ctx: ServerContext,
   operationId: string,
   attempt: TrainAttempt,
-): Promise<void> {
+): Promise<TrainResponse | undefined> {
   const operations = ctx.repositories.operations;
   const first = await operations.get(operationId);
-  if (first === undefined || isFinished(first)) return;
+  if (first === undefined || isFinished(first)) return undefined;
   const postgres = ctx.config.databaseUrl !== undefined;
-  await withCompanyLock(ctx.db, postgres, first.company_id, async () => {
+  return withCompanyLock(ctx.db, postgres, first.company_id, async () => {
     const op = await operations.get(operationId);
-    if (op === undefined || isFinished(op)) return;
+    if (op === undefined || isFinished(op)) return undefined;
     const done = await committedAnswer(ctx.policies.store, op);
     if (done !== null) {
       await operations.succeed(operationId, done);
-      return;
+      return done;
     }
-    if (!(await operations.start(operationId, thisProcess()))) return;
-    const input = JSON.parse(op.input) as { auto_approve?: boolean; by?: string };
+    if (!(await operations.start(operationId, thisProcess()))) return undefined;
+    const input = JSON.parse(op.input) as TrainingRequest;
     let progress = 0;
     const heartbeat = setInterval(() => {
       operations.progress(operationId, progress).catch(() => undefined);
@@ -64,6 +67,8 @@ export async function runTrainOperation(
         {
           companyId: op.company_id,
           autoApprove: input.auto_approve === true,
+          ...(input.approve_if === "safety_gate" ? { approveIf: passesSafetyGate } : {}),
+          ...(input.as_of === undefined ? {} : { today: input.as_of }),
           ...(input.by === undefined ? {} : { by: input.by }),
         },
         {
@@ -81,10 +86,11 @@ export async function runTrainOperation(
         },
       );
       await operations.succeed(operationId, result);
+      return result;
     } catch (error) {
       if (isPermanent(error) || attempt.final) {
         await operations.fail(operationId, describe(error));
-        if (isPermanent(error)) return;
+        if (isPermanent(error)) return undefined;
       }
       ctx.logger.warn(
         { err: error, operation_id: operationId, final: attempt.final },

@@ -70,7 +70,7 @@ export function createTrainingSlots(options: TrainingSlotsOptions) {
     retryAfterSince,
 
     /** Keeps `attempt` (which must not reject) until it settles, so that `settled` can wait for it. */
-    track(attempt: Promise<void>): void {
+    track(attempt: Promise<unknown>): void {
       background.add(attempt);
       void attempt.finally(() => background.delete(attempt));
     },

@@ -1,14 +1,14 @@
 import type { PricingService, RequestContext } from "@pricing/http-adapter";
-import type { ServerContext } from "../context.js";
-import { computeRecommendations } from "./compute-recommendations.js";
-import { getOperation } from "./get-operation.js";
-import { listRuns } from "./list-runs.js";
-import { modelHistory } from "./model-history.js";
-import { modelReport } from "./model-report.js";
-import { promoteModel } from "./promote-model.js";
-import { readRecommendations, readRecommendationsJson } from "./read-recommendations.js";
-import { rollbackModel } from "./rollback-model.js";
-import { trainModel, trainModelAsync } from "./train-model.js";
+import type { ServerContext } from "./context.js";
+import { computeRecommendations } from "./services/compute-recommendations.js";
+import { getOperation } from "./services/get-operation.js";
+import { listRuns } from "./services/list-runs.js";
+import { modelHistory } from "./services/model-history.js";
+import { modelReport } from "./services/model-report.js";
+import { promoteModel } from "./services/promote-model.js";
+import { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
+import { rollbackModel } from "./services/rollback-model.js";
+import { trainModel, trainModelAsync } from "./training/train-model.js";
 
 function partnerOf(rc: RequestContext): { by?: string } {
   return rc.principal ? { by: rc.principal.partnerId } : {};

@@ -1,11 +1,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ApiError, type Operation, type TrainRequest, type TrainResponse } from "@pricing/http-adapter";
-import { ulid } from "ulid";
 import type { ServerContext } from "../context.js";
-import type { OperationRow } from "../db/schema.js";
-import { runTrainOperation } from "../jobs/train-operation.js";
-import { findCompany } from "./company-lookup.js";
-import { storedErrorCode, toOperation } from "./get-operation.js";
+import { storedErrorCode, toOperation } from "../services/get-operation.js";
+import { admitTraining, type TrainingRequest } from "./admission.js";
+import { runTrainOperation } from "./train-operation.js";
 
 export interface TrainModelOptions {
   /**
@@ -22,67 +20,23 @@ const POLL_MIN_MS = 100;
 const POLL_MAX_MS = 1_000;
 
 /**
- * A running operation nothing has touched this long lost its process (a running attempt touches it every second)
- * and no queue will retry it: the embedded mode's process died, or pg-boss gave up on a job whose every attempt
- * expired. Seconds.
- */
-function abandonedAfterSeconds(ctx: ServerContext): number {
-  const settings = ctx.config.pricing;
-  return ctx.jobs === undefined ? 30 : 2 * settings.jobExpireSeconds + 60;
-}
-
-/**
- * Records a queued training of the company, or answers 409 `training_in_progress` (with `Retry-After`) when the
- * company has one queued or running in any process: the operations table's unique index decides.
- */
-async function createTraining(ctx: ServerContext, input: TrainRequest, by?: string): Promise<OperationRow> {
-  await findCompany(ctx, input.company_id);
-  const operations = ctx.repositories.operations;
-  const newOperation = () =>
-    operations.create({
-      operation_id: `op_${ulid()}`,
-      kind: "train",
-      company_id: input.company_id,
-      input: {
-        company_id: input.company_id,
-        auto_approve: input.auto_approve,
-        ...(by === undefined ? {} : { by }),
-      },
-    });
-  let created = await newOperation();
-  if ("active" in created) {
-    const before = new Date(ctx.clock().getTime() - abandonedAfterSeconds(ctx) * 1000).toISOString();
-    const abandoned = await operations.failAbandoned(input.company_id, "train", before, {
-      code: "internal_error",
-      message: "The training stopped with its process; train again.",
-    });
-    if (abandoned) created = await newOperation();
-  }
-  if ("active" in created) {
-    const since = Date.parse(created.active.started_at ?? created.active.created_at);
-    throw new ApiError("training_in_progress", undefined, {
-      headers: { "Retry-After": ctx.training.retryAfterSince(input.company_id, since) },
-    });
-  }
-  return created.created;
-}
-
-/**
- * One attempt in this process (the embedded mode, the CLI). No queue retries it, so an attempt that ends without
- * finishing its operation (it threw before taking it: the company's lock held elsewhere) fails it.
+ * One attempt in this process (the embedded mode, the CLI, the nightly refresh), its answer in memory when it
+ * trained. No queue retries it, so an attempt that ends without finishing its operation (it threw before taking it:
+ * the company's lock held elsewhere) fails it.
  */
 async function attemptHere(
   ctx: ServerContext,
   operationId: string,
   onProgress?: (fraction: number) => void,
-): Promise<void> {
+): Promise<TrainResponse | undefined> {
   try {
-    await runTrainOperation(ctx, operationId, { final: true, ...(onProgress ? { onProgress } : {}) });
+    return await runTrainOperation(ctx, operationId, { final: true, ...(onProgress ? { onProgress } : {}) });
   } catch (error) {
     ctx.logger.error({ err: error, operation_id: operationId }, "training failed");
     await ctx.repositories.operations
       .fail(operationId, { code: "internal_error", message: "The training failed; train again." })
       .catch(() => undefined);
+    return undefined;
   }
 }
 
@@ -93,7 +47,7 @@ async function attemptHere(
 async function awaitResult(
   ctx: ServerContext,
   operationId: string,
-  settled: Promise<void> | undefined,
+  settled: Promise<unknown> | undefined,
 ): Promise<TrainResponse> {
   if (settled) await settled;
   const stopping = ctx.training.stopping;
@@ -110,20 +64,33 @@ async function awaitResult(
 }
 
 /**
+ * A training admitted (`admitTraining`) and run in this process, whatever the queue, its answer returned in memory:
+ * the CLI trains where the operator runs it, the nightly refresh and the retrain of an incompatible artifact where
+ * the night's batch runs. Another training of the company anywhere makes it 409 `training_in_progress`.
+ */
+export async function trainHere(
+  ctx: ServerContext,
+  request: TrainingRequest,
+  onProgress?: (fraction: number) => void,
+): Promise<TrainResponse> {
+  const op = await admitTraining(ctx, request);
+  const trained = await attemptHere(ctx, op.operation_id, onProgress);
+  return trained ?? awaitResult(ctx, op.operation_id, undefined);
+}
+
+/**
  * Trains, saves and commits a fresh artifact (`POST /v2/model/train`, `pricing train`) and answers with it: the
  * training is queued as an operation (run by this process, or by any worker on PostgreSQL) and awaited, since the
- * seed's API answers with the result.
+ * seed's API answers with the result. With `onProgress` (the CLI) it runs here.
  */
 export async function trainModel(
   ctx: ServerContext,
   input: TrainRequest,
   options: TrainModelOptions = {},
 ): Promise<TrainResponse> {
-  const op = await createTraining(ctx, input, options.by);
-  if (options.onProgress !== undefined) {
-    await attemptHere(ctx, op.operation_id, options.onProgress);
-    return awaitResult(ctx, op.operation_id, undefined);
-  }
+  const request: TrainingRequest = { ...input, ...(options.by === undefined ? {} : { by: options.by }) };
+  if (options.onProgress !== undefined) return trainHere(ctx, request, options.onProgress);
+  const op = await admitTraining(ctx, request);
   const { attempt } = await enqueue(ctx, op.operation_id);
   return awaitResult(ctx, op.operation_id, attempt);
 }
@@ -132,7 +99,7 @@ export async function trainModel(
  * Hands the operation to the queue, or, without one, starts it in this process in the background and returns the
  * attempt (so a caller waiting for it need not poll the row).
  */
-async function enqueue(ctx: ServerContext, operationId: string): Promise<{ attempt?: Promise<void> }> {
+async function enqueue(ctx: ServerContext, operationId: string): Promise<{ attempt?: Promise<unknown> }> {
   if (ctx.jobs !== undefined) {
     await ctx.jobs.enqueueTrain({ operationId });
     return {};
@@ -148,7 +115,7 @@ export async function trainModelAsync(
   input: TrainRequest,
   by?: string,
 ): Promise<Operation> {
-  const op = await createTraining(ctx, input, by);
+  const op = await admitTraining(ctx, { ...input, ...(by === undefined ? {} : { by }) });
   await enqueue(ctx, op.operation_id);
   return toOperation(op);
 }
