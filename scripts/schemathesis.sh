@@ -6,7 +6,7 @@
 #   scripts/schemathesis.sh [--max-time SECONDS] [--limited-time SECONDS] [any other `schemathesis run` option]
 #
 # Two runs: the main one (default --max-time 600; it must stay under a bearer token's 900 s, one token is exchanged
-# up front) with the rate limits out of the way, then one of --limited-time (default 90) s on a server restarted
+# up front) with the rate limits out of the way, then one of --limited-time (default 60) s over the GET operations on a server restarted
 # with tight rate limits, which must see 429s (each is documented, with Retry-After). Both use the hooks in
 # scripts/schemathesis_hooks.py. Not run in CI (minutes of CPU); run it after changing routes, schemas or statuses.
 # Exit status: schemathesis's first failure, else 1 when a run saw a 5xx or the limited run no 429.
@@ -39,7 +39,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cli="$repo/packages/server/dist/cli.js"
 max_time=600
-limited_time=90
+limited_time=60
 args=()
 while (($#)); do
   case "$1" in
@@ -67,9 +67,9 @@ access_key="$(awk '/^access_key:/ {print $2}' "$work/demo.out")"
 secret_key="$(awk '/^secret_key:/ {print $2}' "$work/demo.out")"
 
 unlimited='{"max":1000000000,"windowMs":60000}'
-# Tight enough that a 90-second run meets each: 120 data reads, 10 computes, 5 trainings and 30 token exchanges a
-# minute per partner (or key, or address).
-limited='{"tokenPerKey":{"max":30,"windowMs":60000},"tokenPerAddress":{"max":60,"windowMs":60000},"dataPerPartner":{"max":120,"windowMs":60000},"computePerPartner":{"max":10,"windowMs":60000},"trainPerPartner":{"max":5,"windowMs":60000}}'
+# Tight enough that the limited run (the data reads, fast) meets them within seconds: 20 data calls, 5 computes,
+# 2 trainings and 5 token exchanges a minute per partner (or key; 20 per address).
+limited='{"tokenPerKey":{"max":5,"windowMs":60000},"tokenPerAddress":{"max":20,"windowMs":60000},"dataPerPartner":{"max":20,"windowMs":60000},"computePerPartner":{"max":5,"windowMs":60000},"trainPerPartner":{"max":2,"windowMs":60000}}'
 
 start_server() {
   PRICING_RATE_LIMITS="$1" PRICING_TRAIN_SECONDS=1 PRICING_LOG_LEVEL=warn \
@@ -137,10 +137,14 @@ status=$?
 stop_server
 start_server "$limited"
 # The rate-limited run: 429 is documented on every operation, so schemathesis accepts it; this run must see it.
-run limited "$limited_time" --phases fuzzing,stateful "${args[@]}"
+run limited "$limited_time" --phases fuzzing --include-method GET "${args[@]}"
 limited_status=$?
 set -e
-errors="$(grep -c '"level":[56]0' "$work/server.log" || true)"
+# Stopping the first server aborts any asynchronous training still running ("The server is shutting down"): the
+# script's own restart, not a failure of the API.
+server_errors() { grep '"level":[56]0' "$work/server.log" | grep -v 'The server is shutting down' || true; }
+errors="$(server_errors | wc -l)"
+server_errors | head -5
 main_5xx="$(count main '^5')"
 limited_5xx="$(count limited '^5')"
 limited_429="$(count limited '^429$')"
