@@ -11,7 +11,10 @@ export type OperationName =
   | "getModel"
   | "getModelHistory"
   | "rollbackModel"
-  | "getOperation";
+  | "getOperation"
+  | "createOverrides"
+  | "listOverrides"
+  | "deleteOverride";
 
 /**
  * Default deadline of each operation, in milliseconds. Train and compute are synchronous and expensive on the
@@ -28,6 +31,10 @@ export const DEFAULT_TIMEOUTS_MS: Readonly<Record<OperationName, number>> = {
   getModelHistory: 30_000,
   rollbackModel: 30_000,
   getOperation: 30_000,
+  // With recompute=true the server also plans and persists a run, as a compute does.
+  createOverrides: 120_000,
+  listOverrides: 30_000,
+  deleteOverride: 30_000,
 };
 
 export interface Deadline {

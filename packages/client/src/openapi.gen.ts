@@ -202,6 +202,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a company's overrides
+         * @description By product, then start date; limit/offset page them.
+         */
+        get: operations["listOverrides"];
+        put?: never;
+        /**
+         * Pin or narrow products' prices over dates
+         * @description One override, or `{company_id, overrides: [...]}` with up to 200 (all or nothing). A pin (price) prices its dates as it is (items show source override and its override_id; it wins over the max daily change, and the exploration cap and the jump guard never move it); a narrowing (min_price / max_price) keeps the model's source and shows binding override where it moved the price. Dates from the company's today on (400 before it); an override overlapping another of the same product is a 409 override_overlap; a pin must be printable in the product's currency and endings (422 override_not_printable) and inside its guardrails (422 override_outside_guardrails). Overrides apply to runs computed after them; recompute=true also persists a fresh on-demand run (and sends recommendations.updated).
+         */
+        post: operations["createOverrides"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/overrides/{override_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an override
+         * @description Runs computed after it no longer apply it (persisted runs never change). An unknown id, one already removed and another partner's are the same 404 override_not_found.
+         */
+        delete: operations["deleteOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "recommendations.updated": {
@@ -295,7 +339,7 @@ export interface components {
                  * @description Machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "answer_too_large" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "override_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "override_overlap" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "override_outside_guardrails" | "override_not_printable" | "answer_too_large" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description Human-readable text; never contains secrets or internals. */
                 message: string;
                 /**
@@ -970,9 +1014,66 @@ export interface components {
             /** @description Why it failed (the code the synchronous call would have answered with), once failed. */
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "answer_too_large" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
+                code: "validation_error" | "invalid_credentials" | "invalid_token" | "token_expired" | "company_not_found" | "no_run_at_offset" | "not_found" | "operation_not_found" | "override_not_found" | "method_not_allowed" | "request_timeout" | "model_id_stale" | "training_in_progress" | "slots_unreadable" | "idempotency_key_in_progress" | "approved_model_stale" | "override_overlap" | "payload_too_large" | "unsupported_media_type" | "insufficient_history" | "idempotency_key_reused" | "rollback_target_invalid" | "override_outside_guardrails" | "override_not_printable" | "answer_too_large" | "headers_too_large" | "rate_limited" | "internal_error" | "unavailable";
                 message: string;
             } | null;
+        };
+        /**
+         * @example {
+         *       "override_id": "ovr_01JD2W5K3Q7Y8Z9A0B1C2D3E4F",
+         *       "company_id": "acme-eu",
+         *       "product_id": "sku-1",
+         *       "start_date": "2026-11-27",
+         *       "end_date": "2026-11-29",
+         *       "price": 17.99,
+         *       "min_price": null,
+         *       "max_price": null,
+         *       "note": "printed in the weekly flyer",
+         *       "created_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Override: {
+            override_id: string;
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            product_id: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            end_date: string;
+            price: number | null;
+            min_price: number | null;
+            max_price: number | null;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T02:00:00.000Z
+             */
+            created_at: string;
+        };
+        CreateOverridesResponse: {
+            overrides: components["schemas"]["Override"][];
+            /** @description With recompute=true, the on-demand run persisted after the overrides; null otherwise. */
+            run_id: string | null;
+        };
+        OverridesResponse: {
+            /**
+             * @description Target company; only companies mapped to the partner are reachable.
+             * @example acme-eu
+             */
+            company_id: string;
+            total: number;
+            /** @description By product, then start date. */
+            overrides: components["schemas"]["Override"][];
         };
         /** @description A run was persisted for one of your companies (the nightly batch or a compute). */
         RecommendationsUpdatedEvent: {
@@ -2473,6 +2574,442 @@ export interface operations {
                 };
             };
             /** @description Error envelope with code not_found or operation_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOverrides: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+                product_id?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverridesResponse"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createOverrides: {
+        parameters: {
+            query?: {
+                /** @description true also persists a fresh on-demand run that applies the overrides and returns its run_id. */
+                recompute?: "true" | "false";
+            };
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): 1 to 255 printable ASCII characters, unique per request you mean (a UUID), kept 24 hours per partner. The same key with the same method, path and body replays the first response (status, body, Content-Type, Location, Preference-Applied) with Idempotent-Replayed: true; with another body, 422 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress with Retry-After. Responses that ask for a retry (5xx, or a 4xx with Retry-After) are not kept, so the retry runs; so is a request whose server died (after a 60 s lease).
+                 * @example 5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_id": "acme-eu",
+                 *       "product_id": "sku-1",
+                 *       "start_date": "2026-11-27",
+                 *       "end_date": "2026-11-29",
+                 *       "price": 17.99
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Target company; only companies mapped to the partner are reachable.
+                     * @example acme-eu
+                     */
+                    company_id: string;
+                    product_id: string;
+                    /**
+                     * Format: date
+                     * @description First date the override applies to; not before the company's today.
+                     * @example 2026-11-21
+                     */
+                    start_date: string;
+                    /**
+                     * Format: date
+                     * @description Last date it applies to (inclusive).
+                     * @example 2026-11-21
+                     */
+                    end_date: string;
+                    /** @description A pinned price: printable in the product's currency and endings, inside its guardrails. */
+                    price?: number;
+                    /** @description A narrowing: the lowest price the engine may choose. */
+                    min_price?: number;
+                    /** @description A narrowing: the highest price the engine may choose. */
+                    max_price?: number;
+                    /** @description Free text for the partner's own records. */
+                    note?: string;
+                } | {
+                    /**
+                     * @description Target company; only companies mapped to the partner are reachable.
+                     * @example acme-eu
+                     */
+                    company_id: string;
+                    /** @description Up to 200 overrides, created all or nothing. */
+                    overrides: {
+                        product_id: string;
+                        /**
+                         * Format: date
+                         * @description First date the override applies to; not before the company's today.
+                         * @example 2026-11-21
+                         */
+                        start_date: string;
+                        /**
+                         * Format: date
+                         * @description Last date it applies to (inclusive).
+                         * @example 2026-11-21
+                         */
+                        end_date: string;
+                        /** @description A pinned price: printable in the product's currency and endings, inside its guardrails. */
+                        price?: number;
+                        /** @description A narrowing: the lowest price the engine may choose. */
+                        min_price?: number;
+                        /** @description A narrowing: the highest price the engine may choose. */
+                        max_price?: number;
+                        /** @description Free text for the partner's own records. */
+                        note?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateOverridesResponse"];
+                };
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code method_not_allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code request_timeout. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code idempotency_key_in_progress or override_overlap. */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code idempotency_key_reused or override_outside_guardrails or override_not_printable. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code headers_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code internal_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteOverride: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target company; only companies mapped to the partner are reachable.
+                 * @example acme-eu
+                 */
+                company_id: string;
+            };
+            header?: never;
+            path: {
+                /** @example ovr_01JD2W5K3Q7Y8Z9A0B1C2D3E4F */
+                override_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope with code validation_error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code invalid_token or token_expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code not_found or company_not_found or override_not_found. */
             404: {
                 headers: {
                     [name: string]: unknown;

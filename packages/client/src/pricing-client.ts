@@ -15,8 +15,12 @@ import { TokenCache, type TokenGrant } from "./token-cache.js";
 import type {
   ComputeRequest,
   ComputeResponse,
+  CreateOverridesRequest,
+  CreateOverridesResponse,
   GetModelQuery,
   GetRecommendationsQuery,
+  ListOverridesQuery,
+  ListOverridesResponse,
   ListRunsQuery,
   ListRunsResponse,
   ModelHistory,
@@ -104,7 +108,7 @@ export interface WaitForOperationOptions {
 type QueryValue = string | number | boolean | undefined | null;
 
 interface RequestSpec {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** Relative to the API root, e.g. `/v2/runs`. */
   path: string;
   query?: Readonly<Record<string, QueryValue>>;
@@ -298,6 +302,44 @@ export class PricingClient {
     return this.#post("rollbackModel", "/v2/model/rollback", body, options);
   }
 
+  /**
+   * `POST /v2/overrides`: pins (`price`) or narrows (`min_price` / `max_price`) products' prices over dates, one
+   * override or up to 200 all or nothing; runs computed after apply them. `recompute: true` also persists a fresh
+   * on-demand run (its `run_id` in the answer). Refusals: 409 `override_overlap`, 422 `override_not_printable` /
+   * `override_outside_guardrails`, 400 for a date before the company's today.
+   */
+  createOverrides(
+    body: CreateOverridesRequest,
+    options: PostOptions & { recompute?: boolean } = {},
+  ): Promise<CreateOverridesResponse> {
+    const { recompute, idempotencyKey = this.#newIdempotencyKey(), ...callOptions } = options;
+    const headers: Record<string, string> =
+      idempotencyKey === false ? {} : { "idempotency-key": idempotencyKey };
+    return this.#call(
+      "createOverrides",
+      { method: "POST", path: "/v2/overrides", query: { recompute: recompute ?? false }, body, headers },
+      callOptions,
+    );
+  }
+
+  /** `GET /v2/overrides`: a company's overrides (of one product), by product then start date; `limit`/`offset` page them. */
+  listOverrides(query: ListOverridesQuery, options?: CallOptions): Promise<ListOverridesResponse> {
+    return this.#call("listOverrides", { method: "GET", path: "/v2/overrides", query }, options);
+  }
+
+  /** `DELETE /v2/overrides/{override_id}`: removes it; 404 `override_not_found` for an unknown (or removed) id. */
+  deleteOverride(overrideId: string, companyId: string, options?: CallOptions): Promise<void> {
+    return this.#call(
+      "deleteOverride",
+      {
+        method: "DELETE",
+        path: `/v2/overrides/${encodeURIComponent(overrideId)}`,
+        query: { company_id: companyId },
+      },
+      options,
+    );
+  }
+
   #post<T>(operation: OperationName, path: string, body: unknown, options: PostOptions = {}): Promise<T> {
     const { idempotencyKey = this.#newIdempotencyKey(), ...callOptions } = options;
     // One key for every attempt of this call: the retries below (429, a refused token) reuse it.
@@ -329,6 +371,10 @@ export class PricingClient {
         return this.#parseJson(operation, response, cached.body) as T;
       }
       if (!response.ok) throw await this.#toApiError(operation, response);
+      if (response.status === 204) {
+        await discardBody(response);
+        return undefined as T;
+      }
       const text = await response.text();
       const parsed = this.#parseJson(operation, response, text) as T;
       const etag = response.headers.get("etag");

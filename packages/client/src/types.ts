@@ -48,6 +48,14 @@ export type HistoryArtifact = ModelHistory["artifacts"][number];
 export type RollbackRequest = JsonBodyOf<operations["rollbackModel"]>;
 export type TrainOperation = OkOf<operations["getOperation"]>;
 
+/** One override, or `{company_id, overrides: [...]}` (up to 200, all or nothing). */
+export type CreateOverridesRequest = JsonBodyOf<operations["createOverrides"]>;
+export type CreateOverridesResponse = OkOf<operations["createOverrides"]>;
+/** A partner's pin (`price`) or narrowing (`min_price` / `max_price`) of one product's price over dates. */
+export type Override = components["schemas"]["Override"];
+export type ListOverridesQuery = QueryOf<operations["listOverrides"]>;
+export type ListOverridesResponse = OkOf<operations["listOverrides"]>;
+
 /** Body of a `recommendations.updated` webhook: a run was persisted for one of your companies. */
 export type RecommendationsUpdatedEvent = components["schemas"]["RecommendationsUpdatedEvent"];
 /** Body of a `model.trained` webhook: a training committed a new version into `latest`. */

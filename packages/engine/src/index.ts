@@ -140,8 +140,13 @@ export {
 } from "./plan/jump-guard.js";
 export type { PlanPolicyInput } from "./plan/plan-policy.js";
 export { planPolicy } from "./plan/plan-policy.js";
-export type { CatalogProduct, ProductState, ProductStateOptions } from "./plan/product-state.js";
-export { productState, sellsOn } from "./plan/product-state.js";
+export type {
+  CatalogProduct,
+  PriceOverride,
+  ProductState,
+  ProductStateOptions,
+} from "./plan/product-state.js";
+export { productGuardrails, productState, sellsOn } from "./plan/product-state.js";
 export type {
   ActiveArtifact,
   FitSource,

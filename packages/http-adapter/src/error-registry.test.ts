@@ -38,6 +38,9 @@ const pricing: PricingService = {
   getModel: throwNamed,
   getModelHistory: throwNamed,
   rollback: throwNamed,
+  createOverrides: throwNamed,
+  listOverrides: throwNamed,
+  deleteOverride: throwNamed,
 };
 
 let app: FastifyInstance;
@@ -142,6 +145,8 @@ describe("error registry", () => {
         "/v2/model/rollback",
         "/v2/model/train",
         "/v2/operations/{operation_id}",
+        "/v2/overrides",
+        "/v2/overrides/{override_id}",
         "/v2/recommendations",
         "/v2/recommendations/compute",
         "/v2/runs",

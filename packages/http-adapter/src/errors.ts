@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   "no_run_at_offset",
   "not_found",
   "operation_not_found",
+  "override_not_found",
   "method_not_allowed",
   "request_timeout",
   "model_id_stale",
@@ -17,11 +18,14 @@ export const ERROR_CODES = [
   "slots_unreadable",
   "idempotency_key_in_progress",
   "approved_model_stale",
+  "override_overlap",
   "payload_too_large",
   "unsupported_media_type",
   "insufficient_history",
   "idempotency_key_reused",
   "rollback_target_invalid",
+  "override_outside_guardrails",
+  "override_not_printable",
   "answer_too_large",
   "headers_too_large",
   "rate_limited",
@@ -54,6 +58,7 @@ export function codeToStatus(code: ErrorCode): number {
     case "no_run_at_offset":
     case "not_found":
     case "operation_not_found":
+    case "override_not_found":
       return 404;
     case "cross_origin_refused":
       return 403;
@@ -66,6 +71,7 @@ export function codeToStatus(code: ErrorCode): number {
     case "slots_unreadable":
     case "idempotency_key_in_progress":
     case "approved_model_stale":
+    case "override_overlap":
       return 409;
     case "payload_too_large":
       return 413;
@@ -74,6 +80,8 @@ export function codeToStatus(code: ErrorCode): number {
     case "insufficient_history":
     case "idempotency_key_reused":
     case "rollback_target_invalid":
+    case "override_outside_guardrails":
+    case "override_not_printable":
     case "answer_too_large":
       return 422;
     case "headers_too_large":
@@ -97,6 +105,12 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   no_run_at_offset: "No persisted run exists at this runs_ago offset.",
   not_found: "Route not found.",
   operation_not_found: "Operation not found.",
+  override_not_found: "Override not found.",
+  override_overlap: "The override overlaps another override of the same product; remove that one first.",
+  override_outside_guardrails:
+    "The override's price, min_price or max_price lies outside the product's guardrails (min_price, max_price).",
+  override_not_printable:
+    "The override's price is not printable in the product's currency and price endings, or its range holds no printable price.",
   method_not_allowed: "This method is not allowed on this path; the Allow header lists those that are.",
   request_timeout: "The request was not received in time; send its headers and body without pausing.",
   model_id_stale: "The model_id is not the current latest artifact; read GET /v2/model for the current id.",

@@ -43,6 +43,7 @@ export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/model.js";
 export * from "./schemas/operations.js";
+export * from "./schemas/overrides.js";
 export * from "./schemas/recommendations.js";
 export * from "./schemas/runs.js";
 export * from "./schemas/webhooks.js";

@@ -23,6 +23,9 @@ export async function renderOpenApiDocument(
     getModel: refuse,
     getModelHistory: refuse,
     rollback: refuse,
+    createOverrides: refuse,
+    listOverrides: refuse,
+    deleteOverride: refuse,
   };
   const { default: Fastify } = await import("fastify");
   const app = Fastify({ ...adapterServerOptions(), logger: false });

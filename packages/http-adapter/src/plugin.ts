@@ -27,6 +27,7 @@ import { registerGetOperation } from "./routes/get-operation.js";
 import { registerGetRecommendations } from "./routes/get-recommendations.js";
 import { registerHealth } from "./routes/health.js";
 import { registerListRuns } from "./routes/list-runs.js";
+import { registerOverrides } from "./routes/overrides.js";
 import { registerPromoteModel } from "./routes/promote-model.js";
 import { registerRollbackModel } from "./routes/rollback-model.js";
 import type { RouteDeps } from "./routes/route-deps.js";
@@ -187,6 +188,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     registerGetModelHistory(scope, routeDeps);
     registerRollbackModel(scope, routeDeps);
     registerGetOperation(scope, routeDeps);
+    registerOverrides(scope, routeDeps);
   };
 
   await app.register(

@@ -12,6 +12,14 @@ import type {
 } from "./schemas/model.js";
 import type { Operation, OperationParams } from "./schemas/operations.js";
 import type {
+  CreateOverridesQuery,
+  CreateOverridesRequest,
+  CreateOverridesResponse,
+  DeleteOverrideInput,
+  ListOverridesQuery,
+  ListOverridesResponse,
+} from "./schemas/overrides.js";
+import type {
   ComputeRequest,
   ComputeResponse,
   GetRecommendationsQuery,
@@ -90,6 +98,18 @@ export interface PricingService {
   getModelHistory(input: ModelHistoryQuery, ctx: RequestContext): Promise<ModelHistory>;
   /** Throws `approved_model_stale` and `rollback_target_invalid` for the expected refusals. */
   rollback(input: RollbackRequest, ctx: RequestContext): Promise<ModelReport>;
+  /**
+   * Throws `override_overlap`, `override_outside_guardrails`, `override_not_printable` and `validation_error`
+   * (a past date, an unknown product) for the expected refusals; creates nothing then.
+   */
+  createOverrides(
+    input: CreateOverridesRequest,
+    query: CreateOverridesQuery,
+    ctx: RequestContext,
+  ): Promise<CreateOverridesResponse>;
+  listOverrides(input: ListOverridesQuery, ctx: RequestContext): Promise<ListOverridesResponse>;
+  /** Throws `override_not_found` for an unknown id, one of another company, or one already removed. */
+  deleteOverride(input: DeleteOverrideInput, ctx: RequestContext): Promise<void>;
 }
 
 /** Readiness probe: resolves false (or throws) when the service cannot take traffic. */

@@ -24,6 +24,7 @@ import {
   type IdempotencyKeysRepository,
 } from "./repositories/idempotency-keys.js";
 import { createOperationsRepository, type OperationsRepository } from "./repositories/operations.js";
+import { createOverridesRepository, type OverridesRepository } from "./repositories/overrides.js";
 import { createPartnerRepository, type PartnerRepository } from "./repositories/partners.js";
 import { createProductRepository, type ProductRepository } from "./repositories/products.js";
 import { createRunsRepository, type RunsRepository } from "./repositories/runs.js";
@@ -45,6 +46,7 @@ export interface Repositories {
   operations: OperationsRepository;
   webhooks: WebhooksRepository;
   backtests: BacktestsRepository;
+  overrides: OverridesRepository;
 }
 
 export interface Policies {
@@ -248,6 +250,7 @@ export async function createServerContext(
         operations: createOperationsRepository(db, clock),
         webhooks: webhooksRepository,
         backtests: createBacktestsRepository(db),
+        overrides: createOverridesRepository(db),
       },
       policies,
       planning,

@@ -5,6 +5,7 @@ import { getOperation } from "./services/get-operation.js";
 import { listRuns } from "./services/list-runs.js";
 import { modelHistory } from "./services/model-history.js";
 import { modelReport } from "./services/model-report.js";
+import { createOverrides, deleteOverride, listOverrides } from "./services/overrides.js";
 import { promoteModel } from "./services/promote-model.js";
 import { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
 import { rollbackModel } from "./services/rollback-model.js";
@@ -31,5 +32,9 @@ export function createPricingService(ctx: ServerContext): PricingService {
     getModel: (input) => modelReport(ctx, input),
     getModelHistory: (input) => modelHistory(ctx, input),
     rollback: (input, rc) => rollbackModel(ctx, input, rc.principal?.partnerId),
+    createOverrides: (input, query, rc) =>
+      createOverrides(ctx, input, query, rc.principal?.partnerId ?? "unknown"),
+    listOverrides: (input) => listOverrides(ctx, input),
+    deleteOverride: (input) => deleteOverride(ctx, input),
   };
 }

@@ -227,7 +227,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       }
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
-      const online = input.learner?.priceOn(state, date, t, stock) ?? null;
+      // The learner chooses as without the narrowing, which then bounds its price like any guardrail (binding
+      // `override`); inside a narrowed grid it would have no price to say the narrowing moved.
+      const online = input.learner?.priceOn(lane.state, date, t, stock) ?? null;
       let chosen = rule;
       let capped = false;
       if (online !== null) chosen = online.price;

@@ -77,6 +77,16 @@ export interface ProductStateOptions {
 
 const MAX_HORIZON = 366;
 
+/** A product's guardrails: its own, else 0.5x and 2x its base price, on its currency's minor unit. */
+export function productGuardrails(
+  product: Pick<CatalogProduct, "base_price" | "min_price" | "max_price" | "currency">,
+): { minPrice: number; maxPrice: number } {
+  return {
+    minPrice: roundToMinor(product.min_price ?? 0.5 * product.base_price, product.currency),
+    maxPrice: roundToMinor(product.max_price ?? 2 * product.base_price, product.currency),
+  };
+}
+
 /**
  * Stock at the start of `today`: the newest sales row that reports stock on hand rolls forward by its units
  * sold, unless the product row (the operator's stock figure) was updated after that day.
@@ -108,8 +118,7 @@ export function productState(
   options: ProductStateOptions,
 ): ProductState {
   const currency = product.currency;
-  const minPrice = roundToMinor(product.min_price ?? 0.5 * product.base_price, currency);
-  const maxPrice = roundToMinor(product.max_price ?? 2 * product.base_price, currency);
+  const { minPrice, maxPrice } = productGuardrails(product);
   const endings = product.price_endings ?? null;
   const format = priceFormat(currency, endings);
   const prices = catalogGrid({

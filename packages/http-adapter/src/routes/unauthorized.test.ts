@@ -49,8 +49,8 @@ async function v2Routes(): Promise<V2Route[]> {
       );
       const payload = operation.requestBody?.content["application/json"].example as InjectOptions["payload"];
       const example: InjectOptions =
-        method === "GET"
-          ? { method: "GET", url: path, query }
+        method === "GET" || method === "DELETE"
+          ? { method, url: path, query }
           : { method: "POST", url: path, ...(payload ? { payload } : {}) };
       return { method, url, example };
     });

@@ -113,6 +113,9 @@ function pricingService(declared: Partial<PricingService>): PricingService {
     promote: unexpected("pricing.promote"),
     getModel: unexpected("pricing.getModel"),
     getModelHistory: unexpected("pricing.getModelHistory"),
+    createOverrides: unexpected("pricing.createOverrides"),
+    listOverrides: unexpected("pricing.listOverrides"),
+    deleteOverride: unexpected("pricing.deleteOverride"),
     rollback: unexpected("pricing.rollback"),
     ...declared,
   };

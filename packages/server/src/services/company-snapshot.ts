@@ -3,11 +3,12 @@ import {
   type CatalogProduct,
   type SalesRow as EngineSalesRow,
   type FitSource,
+  type PriceOverride,
   type ProductState,
   productState,
 } from "@pricing/engine";
 import type { ServerContext } from "../context.js";
-import type { CompanyRow, SalesRow } from "../db/schema.js";
+import type { CompanyRow, OverrideRow, SalesRow } from "../db/schema.js";
 import { readEndings } from "../repositories/price-endings-column.js";
 import type { CatalogRow } from "../repositories/products.js";
 import { companyToday } from "./company-today.js";
@@ -32,6 +33,18 @@ export function engineSalesRow(s: SalesRow): EngineSalesRow {
   };
 }
 
+/** A partner's override as the engine's plan takes it. */
+function planOverride(row: OverrideRow): PriceOverride {
+  return {
+    override_id: row.override_id,
+    start_date: row.start_date,
+    end_date: row.end_date,
+    price: row.price,
+    min_price: row.min_price,
+    max_price: row.max_price,
+  };
+}
+
 /**
  * The company's products as the engine prices them: each with the price endings that apply to it (its own, else
  * its company's; DESIGN §11), the one place the two are resolved.
@@ -52,9 +65,10 @@ export async function loadCompanySnapshot(
   today: string = companyToday(ctx.clock(), company.timezone),
 ): Promise<CompanySnapshot> {
   const options = { horizonDays: ctx.config.pricing.trainHorizonDays };
-  const [rows, sales] = await Promise.all([
+  const [rows, sales, overrides] = await Promise.all([
     ctx.repositories.products.listByCompany(company.company_id),
     ctx.repositories.sales.list({ companyId: company.company_id, to: addDays(today, -1) }),
+    ctx.repositories.overrides.endingFrom(company.company_id, today),
   ]);
   const byProduct = new Map<string, EngineSalesRow[]>();
   const history: EngineSalesRow[] = [];
@@ -71,9 +85,11 @@ export async function loadCompanySnapshot(
   return {
     company,
     today,
-    products: catalogProducts(company, rows).map((r) =>
-      productState(r, byProduct.get(r.product_id) ?? [], today, options),
-    ),
+    products: catalogProducts(company, rows).map((r) => {
+      const state = productState(r, byProduct.get(r.product_id) ?? [], today, options);
+      const own = overrides.filter((o) => o.product_id === r.product_id).map(planOverride);
+      return own.length === 0 ? state : { ...state, overrides: own };
+    }),
     history,
   };
 }

@@ -9,6 +9,7 @@ import { registerDemoCommand } from "./demo.js";
 import { registerInitCommand } from "./init.js";
 import { registerModelCommand } from "./model.js";
 import { registerOpenApiCommand } from "./openapi.js";
+import { registerOverrideCommands } from "./override.js";
 import { registerPartnerCommands } from "./partner.js";
 import { registerPromoteCommand } from "./promote.js";
 import { registerServeCommand } from "./serve.js";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly RegisterCommands[] = [
   registerPromoteCommand,
   registerModelCommand,
   registerBacktestCommand,
+  registerOverrideCommands,
   registerBatchCommands,
   registerStoreCommands,
   registerWebhookCommands,
