@@ -403,6 +403,9 @@ async function main(): Promise<void> {
   };
   const ctx = await createServerContext(loadConfig(env, { dataDir }));
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  // pool.end() resolves before its connections have closed; the closing drop database ... with (force) then
+  // terminates one, and an unheard pool error would end the process after the tables were printed.
+  pool.on("error", () => undefined);
   let api: ChildProcess | undefined;
   let workers: ChildProcess[] = [];
   const note = (text: string) => process.stderr.write(`bench:scale: ${text}\n`);

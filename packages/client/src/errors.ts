@@ -1,28 +1,15 @@
+import type { components } from "./openapi.gen.js";
+
+/** The codes the served OpenAPI document lists for the error envelope (generated with the other types). */
+export type DocumentedErrorCode = components["schemas"]["ErrorEnvelope"]["error"]["code"];
+
 /**
- * Error codes the server documents (DESIGN.md §2). Other strings can still arrive from a newer server or from a
- * proxy in front of it, hence the open `string` member.
+ * Error codes the server documents (generated from its OpenAPI document, so the list cannot fall behind the
+ * server's). Other strings can still arrive from a newer server or from a proxy in front of it, hence the open
+ * `string` member.
  */
 export type ApiErrorCode =
-  | "validation_error"
-  | "invalid_credentials"
-  | "invalid_token"
-  | "token_expired"
-  | "company_not_found"
-  | "no_run_at_offset"
-  | "not_found"
-  | "operation_not_found"
-  | "method_not_allowed"
-  | "request_timeout"
-  | "model_id_stale"
-  | "training_in_progress"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "insufficient_history"
-  | "answer_too_large"
-  | "headers_too_large"
-  | "rate_limited"
-  | "internal_error"
-  | "unavailable"
+  | DocumentedErrorCode
   /** The response was not the documented error envelope (e.g. an HTML page from a proxy). */
   | "unexpected_response"
   | (string & {});

@@ -1,5 +1,12 @@
 export { DEFAULT_TIMEOUTS_MS, type OperationName } from "./deadline.js";
-export { ApiError, type ApiErrorCode, isApiError, NetworkError, TimeoutError } from "./errors.js";
+export {
+  ApiError,
+  type ApiErrorCode,
+  type DocumentedErrorCode,
+  isApiError,
+  NetworkError,
+  TimeoutError,
+} from "./errors.js";
 export type { components, paths } from "./openapi.gen.js";
 export {
   type CallOptions,
