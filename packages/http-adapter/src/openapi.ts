@@ -175,7 +175,7 @@ function addHttpSemantics(document: OpenApiDocument, conditional: ReadonlySet<st
 
 /**
  * The headers of every 202 (an RFC 7240 `respond-async` answer), which the route-schema transform does not carry
- * over from a route's response declaration.
+ * over from a route's response declaration, and its link to the operation.
  */
 function addAsyncResponseHeaders(document: OpenApiDocument): OpenApiDocument {
   const paths = (
@@ -197,6 +197,15 @@ function addAsyncResponseHeaders(document: OpenApiDocument): OpenApiDocument {
         "Preference-Applied": {
           description: "`respond-async` (RFC 7240).",
           schema: { type: "string", const: "respond-async" },
+        },
+      };
+      // Where to poll, for clients and tools that follow links (schemathesis's stateful phase reaches the
+      // operation through it).
+      accepted.links = {
+        GetOperation: {
+          operationId: "getOperation",
+          parameters: { operation_id: "$response.body#/operation_id" },
+          description: "The operation's status: poll it until it has succeeded or failed.",
         },
       };
     }
