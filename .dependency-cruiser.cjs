@@ -31,9 +31,22 @@ module.exports = {
       severity: "error",
       comment:
         "A workspace package is used through `@pricing/<pkg>` (its src/index.ts), never through a relative path " +
-        "into its files: what index.ts exports is the surface its owner keeps stable.",
+        "into its files: what index.ts exports is the surface its owner keeps stable. Test helpers have their own " +
+        "entry (`@pricing/<pkg>/testing`, src/testing.ts), for tests and benchmarks only.",
       from: { path: "^(packages/[^/]+|benchmarks|test)/" },
-      to: { path: "^packages/[^/]+/", pathNot: ["^$1/", "^packages/[^/]+/src/index\\.ts$"] },
+      to: {
+        path: "^packages/[^/]+/",
+        pathNot: ["^$1/", "^packages/[^/]+/src/index\\.ts$", "^packages/[^/]+/src/testing\\.ts$"],
+      },
+    },
+    {
+      name: "testing-entry-for-tests-and-benchmarks",
+      severity: "error",
+      comment:
+        "`@pricing/<pkg>/testing` holds helpers for test suites (a test database, its secrets): shipped code that " +
+        "imported them would run against test settings.",
+      from: { pathNot: [...TEST, "^benchmarks/"] },
+      to: { path: "^packages/[^/]+/src/testing\\.ts$" },
     },
     {
       name: "standalone-packages-import-nothing-of-ours",

@@ -15,7 +15,9 @@ const COMPANIES = 40;
 const CRON = "0 0 * * *";
 
 let dataDir: string;
-const today = () => new Date().toISOString().slice(0, 10);
+// One today for the file, read once: the server processes run on the wall clock (a process cannot be handed a
+// clock), so the seed, the checks and the runs agree unless midnight UTC passes during the test itself.
+const TODAY = new Date().toISOString().slice(0, 10);
 
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
@@ -49,7 +51,7 @@ const nightlyRuns = () =>
       db
         .prepare("select count(*) from runs where kind = 'nightly' and as_of = ?")
         .pluck()
-        .get(today()) as number,
+        .get(TODAY) as number,
   );
 
 beforeAll(async () => {
@@ -66,7 +68,7 @@ beforeAll(async () => {
         dir: join(dataDir, "csv"),
         scenario: demoScenario({
           name: id,
-          today: today(),
+          today: TODAY,
           seed: 100 + i,
           products: 6,
           tightStock: i % 2 === 0,
@@ -134,7 +136,7 @@ describe("a nightly batch across SIGTERM and kill -9 of the server process", () 
             .prepare(
               "select c.company_id, count(r.run_id) as runs from companies c left join runs r on r.company_id = c.company_id and r.kind = 'nightly' and r.as_of = ? group by c.company_id",
             )
-            .all(today()) as { company_id: string; runs: number }[],
+            .all(TODAY) as { company_id: string; runs: number }[],
       );
       expect(perCompany).toHaveLength(COMPANIES);
       expect(perCompany.filter((c) => c.runs !== 1)).toEqual([]);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server";
+import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PricingProcess, seedCompanies } from "./process-fleet.js";

@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startV2Harness, TEST_SETTINGS, type V2Harness } from "./v2-harness.js";
 
 // Issue 28 item 6: a 202's Location comes from PRICING_PUBLIC_URL (default the listening address), never from the

@@ -7,13 +7,11 @@ import {
   demoScenario,
   issueCredentials,
   loadConfig,
-  postgresTestsEnabled,
   type RunningServer,
   seedCompanyFromMarket,
   startServer,
-  TEST_PG_SECRETS,
-  TEST_PG_URL,
 } from "@pricing/server";
+import { postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "@pricing/server/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_SETTINGS } from "./v2-harness.js";

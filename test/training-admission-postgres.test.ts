@@ -2,14 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays } from "@pricing/engine";
-import {
-  createServerContext,
-  loadConfig,
-  postgresTestsEnabled,
-  type ServerContext,
-  TEST_PG_URL,
-  trainCompany,
-} from "@pricing/server";
+import { createServerContext, loadConfig, type ServerContext, trainCompany } from "@pricing/server";
+import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliWithEnv } from "./http-harness.js";

@@ -4,15 +4,17 @@ import { join } from "node:path";
 import {
   type App,
   buildApp,
-  createTestSchema,
   demoScenario,
   issueCredentials,
   loadConfig,
-  postgresTestsEnabled,
   seedCompanyFromMarket,
+} from "@pricing/server";
+import {
+  createTestSchema,
+  postgresTestsEnabled,
   TEST_PG_SECRETS,
   TEST_PG_URL,
-} from "@pricing/server";
+} from "@pricing/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startV2Harness, TEST_SETTINGS, type V2Harness } from "./v2-harness.js";
 

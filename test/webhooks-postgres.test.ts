@@ -3,17 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   createServerContext,
-  createTestSchema,
   generateWebhookSecret,
   issueCredentials,
   loadConfig,
-  postgresTestsEnabled,
   type ServerContext,
   type StopWebhookDispatcher,
   startWebhookDispatcher,
+} from "@pricing/server";
+import {
+  createTestSchema,
+  postgresTestsEnabled,
   TEST_PG_SECRETS,
   TEST_PG_URL,
-} from "@pricing/server";
+} from "@pricing/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./wait-for.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.js";

@@ -5,7 +5,7 @@
  */
 
 /** What an entry needs beyond Node; an entry whose need is missing is skipped with the reason printed. */
-export type Need = "pg" | "wrk" | "chromium" | "build";
+export type Need = "pg" | "wrk" | "build";
 
 export interface BenchEntry {
   /** The package.json script: `pnpm <name>`. */
@@ -24,18 +24,19 @@ export const JSON_OUT = "{json}";
 /** Replaced by an empty temporary directory. */
 export const TEMP_DIR = "{dir}";
 
+// The longest smoke first, so that the smoke's parallel runs end together. `console:screenshots` is not a benchmark
+// (it makes docs/console/); bench:console drives a Chromium by itself when there is one.
 // biome-ignore format: one benchmark a line
 export const BENCH_ENTRIES: readonly BenchEntry[] = [
-  { name: "bench:policy", script: "bench-policy.ts", quick: ["--quick"], smoke: ["--quick", "--only", "loose-stock", "--policy", "rule,dp_on_estimate,rl", "--json", JSON_OUT], needs: [] },
-  { name: "bench:closed-loop", script: "bench-closed-loop.ts", quick: ["--quick"], smoke: ["--quick", "--only", "ferreira-a0.5-T100", "--policy", "rule,closed_loop,ts_update", "--seeds", "2", "--json", JSON_OUT], needs: [] },
-  { name: "bench:inference", script: "bench-inference.ts", quick: ["--quick"], smoke: ["--quick", "--products", "10"], needs: [] },
+  { name: "soak", script: "soak.ts", quick: ["--minutes", "1"], smoke: ["--minutes", "0.25", "--reads-per-second", "50", "--tokens-per-second", "1"], needs: ["wrk", "build"] },
+  { name: "bench:scale", script: "bench-scale.ts", quick: ["--quick"], smoke: ["--quick", "--companies", "3", "--products", "5", "--days", "28", "--workers", "1", "--load-seconds", "1", "--train-seconds", "1"], needs: ["pg"] },
+  { name: "bench:import", script: "bench-import.ts", quick: ["--megabytes", "10", "--idle-seconds", "3"], smoke: ["--megabytes", "0.3", "--products", "20", "--idle-seconds", "1", "--rate", "20"], needs: [] },
   // The smoke leaves out `GET /healthz during a training` (the training alone takes a minute on a busy machine).
   { name: "bench:http", script: "bench-http.ts", quick: ["--quick"], smoke: ["--duration", "1", "--skip-batch", "--only", "auth/token,GET bare,GET /v2/recommendations"], needs: [] },
   { name: "bench:event-loop", script: "bench-event-loop.ts", quick: ["--seconds", "3", "--train-seconds", "3"], smoke: ["--seconds", "1", "--products", "5", "--days", "14", "--train-seconds", "1"], needs: [] },
-  { name: "bench:scale", script: "bench-scale.ts", quick: ["--quick"], smoke: ["--quick", "--companies", "3", "--products", "5", "--days", "28", "--workers", "1", "--load-seconds", "1", "--train-seconds", "1"], needs: ["pg"] },
-  { name: "bench:import", script: "bench-import.ts", quick: ["--megabytes", "10", "--idle-seconds", "3"], smoke: ["--megabytes", "0.3", "--products", "20", "--idle-seconds", "1", "--rate", "20"], needs: [] },
-  { name: "bench:real", script: "bench-real.ts", quick: ["--quick"], smoke: ["--quick", "--products", "5", "--json", JSON_OUT], needs: [] },
   { name: "bench:console", script: "bench-console.ts", quick: ["--runs", "5"], smoke: ["--products", "5", "--days", "60", "--runs", "2"], needs: [] },
-  { name: "console:screenshots", script: "console-screenshots.ts", quick: ["--out", TEMP_DIR], smoke: ["--out", TEMP_DIR], needs: ["chromium"] },
-  { name: "soak", script: "soak.ts", quick: ["--minutes", "1"], smoke: ["--minutes", "0.25", "--reads-per-second", "50", "--tokens-per-second", "1"], needs: ["wrk", "build"] },
+  { name: "bench:inference", script: "bench-inference.ts", quick: ["--quick"], smoke: ["--quick", "--products", "10"], needs: [] },
+  { name: "bench:real", script: "bench-real.ts", quick: ["--quick"], smoke: ["--quick", "--products", "5", "--json", JSON_OUT], needs: [] },
+  { name: "bench:policy", script: "bench-policy.ts", quick: ["--quick"], smoke: ["--quick", "--only", "loose-stock", "--policy", "rule,dp_on_estimate,rl", "--json", JSON_OUT], needs: [] },
+  { name: "bench:closed-loop", script: "bench-closed-loop.ts", quick: ["--quick"], smoke: ["--quick", "--only", "ferreira-a0.5-T100", "--policy", "rule,closed_loop,ts_update", "--seeds", "2", "--json", JSON_OUT], needs: [] },
 ];

@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server";
+import { postgresTestsEnabled, TEST_PG_URL } from "@pricing/server/testing";
 import type { Need } from "./bench-entries.js";
-import { chromiumPath } from "./headless-chromium.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -20,8 +19,6 @@ async function missing(need: Need): Promise<string | null> {
       return (await postgresTestsEnabled()) ? null : `no PostgreSQL at ${new URL(TEST_PG_URL).host}`;
     case "wrk":
       return onPath("wrk") ? null : "no wrk on PATH (apt-get install wrk)";
-    case "chromium":
-      return chromiumPath() === null ? "no Chromium (apt-get install chromium, or CHROMIUM_PATH)" : null;
     case "build":
       return existsSync(path.join(ROOT, "packages/server/dist/cli.js")) ? null : "no build (pnpm build)";
   }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BENCH_ENTRIES, JSON_OUT, TEMP_DIR } from "./bench-entries.js";
 import { type EntryOutcome, resolveArgs } from "./bench-entry-run.js";
-import { entryFailure } from "./bench-smoke.js";
+import { entryFailure, failureExcerpt } from "./bench-smoke.js";
 import { checkFloors, figureAt, SMOKE_FLOORS, type SmokeFloor } from "./smoke-floors.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -13,12 +13,13 @@ const scripts = (
 
 describe("the benchmark registry", () => {
   it("has every benchmark script of package.json, pointing at the same file, and nothing else", () => {
-    // The two runners of the registry, and the scripts that make data rather than measure.
+    // The two runners of the registry, and the scripts that make data or docs rather than measure.
     const notBenchmarks = new Set([
       "bench",
       "bench:smoke",
       "data:complete-journey",
       "scenarios:complete-journey",
+      "console:screenshots",
     ]);
     const benchmarks = Object.entries(scripts).filter(
       ([name, command]) => !notBenchmarks.has(name) && command.includes("benchmarks/src/"),
@@ -107,5 +108,28 @@ describe("smoke floors", () => {
     expect(entryFailure(ran(null, true), holds)).toMatch(/^stopped after/);
     expect(entryFailure(ran(0), falls)).toBe("past its floor: a rl");
     expect(entryFailure({ status: "skipped", reason: "no wrk" }, [])).toBeNull();
+  });
+});
+
+describe("a failed run's excerpt", () => {
+  it("starts at the first error line, else shows the last lines", () => {
+    const dump = Array.from({ length: 100 }, (_, i) => `  field${i}: ${i}`);
+    const crash = [
+      "table",
+      "node:events:502",
+      "error: terminating connection",
+      "    at parse (x.ts:1)",
+      ...dump,
+    ];
+    expect(failureExcerpt(crash.join("\n")).slice(0, 2)).toEqual([
+      "error: terminating connection",
+      "    at parse (x.ts:1)",
+    ]);
+    expect(failureExcerpt(["a", "Error: deliberately broken", "b"].join("\n"))[0]).toBe(
+      "Error: deliberately broken",
+    );
+    expect(failureExcerpt(dump.join("\n"))).toHaveLength(40);
+    expect(failureExcerpt(dump.join("\n")).at(-1)).toBe("  field99: 99");
+    expect(failureExcerpt("\n")).toEqual([]);
   });
 });

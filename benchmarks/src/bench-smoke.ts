@@ -1,8 +1,8 @@
 /**
- * `pnpm bench:smoke [--only NAME,...] [--jobs N] [--verbose]`: every benchmark entry point (`bench-entries.ts`) at a size of
- * seconds, so a benchmark that no longer starts is seen in CI. Fails when an entry exits non-zero (or runs past
- * its timeout) or when a quality figure falls past its floor (`smoke-floors.ts`). Entries whose needs are missing
- * (PostgreSQL, wrk, Chromium, a build) are skipped with the reason printed. Timings are printed, never asserted.
+ * `pnpm bench:smoke [--only NAME,...] [--jobs N] [--verbose]`: every benchmark entry point (`bench-entries.ts`) at
+ * a size of seconds, so a benchmark that no longer starts is seen in CI. Fails when an entry exits non-zero (or
+ * runs past its timeout) or when a quality figure falls past its floor (`smoke-floors.ts`). Entries whose needs are
+ * missing (PostgreSQL, wrk, a build) are skipped with the reason printed. Timings are printed, never asserted.
  */
 import { parseArgs } from "node:util";
 import { BENCH_ENTRIES, type BenchEntry } from "./bench-entries.js";
@@ -18,6 +18,17 @@ const TAIL_LINES = 40;
  * three at a time keep two cores busy; the figures the floors check do not depend on the machine's load.
  */
 const DEFAULT_JOBS = 3;
+
+/**
+ * What to show of a failed run's output: from its first error line on (a thrown error's message and stack, not the
+ * object dump Node may print after it), else its last lines.
+ */
+export function failureExcerpt(output: string): string[] {
+  const lines = output.trimEnd().split("\n");
+  if (lines.join("") === "") return [];
+  const first = lines.findIndex((l) => /^\s*(\w*Error\b|error:)/.test(l));
+  return first >= 0 ? lines.slice(first, first + TAIL_LINES) : lines.slice(-TAIL_LINES);
+}
 
 /** The smoke's verdict on one entry: why it failed, or null. */
 export function entryFailure(outcome: EntryOutcome, floors: readonly FloorCheck[]): string | null {
@@ -45,8 +56,8 @@ async function smokeEntry(entry: BenchEntry, verbose: boolean): Promise<Report> 
   const floors = checkFloors(entry.name, outcome.json);
   const failure = entryFailure(outcome, floors);
   let block = `${head}  ${failure ?? "ok"} in ${outcome.seconds.toFixed(1)} s\n`;
-  const tail = outcome.output.trimEnd().split("\n").slice(-TAIL_LINES);
-  if (failure !== null && tail.join("") !== "") block += `${tail.map((l) => `  | ${l}`).join("\n")}\n`;
+  const excerpt = failureExcerpt(outcome.output);
+  if (failure !== null && excerpt.length > 0) block += `${excerpt.map((l) => `  | ${l}`).join("\n")}\n`;
   process.stdout.write(block);
   return {
     row: [entry.name, failure === null ? "ok" : "FAILED", outcome.seconds.toFixed(1), failure ?? ""],

@@ -148,7 +148,8 @@ async function startDemo(
       (r) => r.status === 200,
       () => false,
     );
-    if (ok) break;
+    // The demo prints its keys once it listens: /healthz can answer before they reach us.
+    if (ok && /secret_key:\s+\S+/.test(stdout)) break;
     await sleep(250);
   }
   const accessKey = /access_key:\s+(\S+)/.exec(stdout)?.[1];

@@ -31,6 +31,7 @@ import { createRunsRepository, type RunsRepository } from "./repositories/runs.j
 import { createSalesRepository, type SalesRepository } from "./repositories/sales.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./repositories/webhooks.js";
 import { createResponseCache, type ResponseCache } from "./services/response-cache.js";
+import { settleOrphanedTrainings } from "./training/settle-orphaned-trainings.js";
 import { createTrainingSlots, type TrainingSlots } from "./training/training-slots.js";
 import { createWebhookEvents, type WebhookEvents } from "./webhooks/webhook-events.js";
 
@@ -271,6 +272,10 @@ export async function createServerContext(
         return closed;
       },
     };
+    // On PostgreSQL the queue retries a dead worker's job; on SQLite nothing would.
+    if (config.databaseUrl === undefined) {
+      await settleOrphanedTrainings({ operations: ctx.repositories.operations, store, logger });
+    }
     return ctx;
   } catch (error) {
     await closeStore();

@@ -35,7 +35,6 @@ export {
 export { createDatabase, type DatabaseOptions, type Db, pingDatabase, sqlitePath } from "./db/database.js";
 export { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 export type * from "./db/schema.js";
-export { createTestSchema, postgresTestsEnabled, TEST_PG_SECRETS, TEST_PG_URL } from "./db/test-postgres.js";
 export { COMPLETE_JOURNEY_DIR, COMPLETE_JOURNEY_FILES } from "./demo/complete-journey.js";
 export { DEMO_COMPANIES, type DemoResult, demoCurlLines, seedDemo } from "./demo/demo-seed.js";
 export { demoScenario, marketCsv, type SeededCompany, seedCompanyFromMarket } from "./demo/market-seed.js";

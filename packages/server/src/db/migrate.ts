@@ -18,6 +18,7 @@ import * as webhooks from "./migrations/0010-webhooks.js";
 import * as recommendationExplanations from "./migrations/0011-recommendation-explanations.js";
 import * as promotions from "./migrations/0012-promotions.js";
 import * as backtests from "./migrations/0013-backtests.js";
+import * as operationOwner from "./migrations/0014-operation-owner.js";
 import * as companyEvents from "./migrations/0015-company-events.js";
 import * as printablePrices from "./migrations/0018-printable-prices.js";
 import type { Database } from "./schema.js";
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011-recommendation-explanations": recommendationExplanations,
   "0012-promotions": promotions,
   "0013-backtests": backtests,
+  "0014-operation-owner": operationOwner,
   "0015-company-events": companyEvents,
   "0018-printable-prices": printablePrices,
 };
@@ -56,6 +58,8 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
   const migrator = new Migrator({
     db,
     provider,
+    // Numbers are handed out to branches ahead of their merge: a database may have run 0015 before 0014 arrived.
+    allowUnorderedMigrations: true,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const result: MigrationResultSet = await migrator.migrateToLatest();

@@ -174,6 +174,8 @@ export interface OperationsTable {
   model_id: string | null;
   /** Times a worker started it (a retried job counts again). */
   attempts: number;
+  /** The process that started it last (`process-owner.ts`, migration 0014); null before it started. */
+  owner: string | null;
   created_at: string;
   started_at: string | null;
   updated_at: string;

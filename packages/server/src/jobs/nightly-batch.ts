@@ -53,24 +53,29 @@ function describe(error: unknown): string {
  * unique index on (company, as_of) for nightly runs keeps exactly one a day, across restarts and concurrent
  * processes; a run that finds the day's run there reports it as `exists`. Before pricing, the company's model learns
  * from the sales that arrived (`refreshModel`); a failed refresh is logged and the run prices with the slots as
- * they are.
+ * they are. `asOf` is the day the run is for, decided once by the caller: the refresh, the plan and the outcome
+ * all use it, so a run that crosses midnight is still one day's.
  */
 export async function nightlyRun(
   ctx: ServerContext,
   company: CompanyRow,
+  asOf: string = companyToday(ctx.clock(), company.timezone),
 ): Promise<Pick<CompanyOutcome, "as_of" | "status" | "run_id">> {
   const runs = ctx.repositories.runs;
-  const asOf = companyToday(ctx.clock(), company.timezone);
   const existing = await runs.nightlyExists(company.company_id, asOf);
   if (existing) return { as_of: asOf, status: "exists", run_id: existing.run_id };
-  await retrainIncompatible(ctx, company);
+  await retrainIncompatible(ctx, company, asOf);
   try {
-    const refresh = await refreshModel(ctx, company);
+    const refresh = await refreshModel(ctx, company, asOf);
     ctx.logger.info({ company_id: company.company_id, as_of: asOf, ...refresh }, "nightly model refresh");
   } catch (error) {
     ctx.logger.warn({ err: error, company_id: company.company_id }, "nightly model refresh failed");
   }
-  const run = await persistPlan(ctx, await planCompany(ctx, company, { explain: true }), "nightly");
+  const run = await persistPlan(
+    ctx,
+    await planCompany(ctx, company, { explain: true, today: asOf }),
+    "nightly",
+  );
   const winner = run ?? (await runs.nightlyExists(company.company_id, asOf));
   return { as_of: asOf, status: run ? "created" : "exists", run_id: winner?.run_id ?? null };
 }
@@ -88,10 +93,11 @@ export async function runCompanyNightly(
 ): Promise<CompanyOutcome> {
   const t0 = performance.now();
   const began = ctx.clock().toISOString();
+  const asOf = companyToday(new Date(began), company.timezone);
   const stopping = () => (signal?.aborted ? `interrupted: ${describe(signal.reason ?? "shutdown")}` : null);
   const unfinished = (status: "failed" | "interrupted", error: string): Omit<CompanyOutcome, "seconds"> => ({
     company_id: company.company_id,
-    as_of: companyToday(ctx.clock(), company.timezone),
+    as_of: asOf,
     status,
     run_id: null,
     error,
@@ -102,7 +108,7 @@ export async function runCompanyNightly(
     outcome = unfinished("interrupted", `${notStarted} before this company's run`);
   } else {
     try {
-      outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company)), error: null };
+      outcome = { company_id: company.company_id, ...(await nightlyRun(ctx, company, asOf)), error: null };
     } catch (error) {
       const interrupted = stopping();
       ctx.logger.error(

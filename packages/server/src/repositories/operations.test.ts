@@ -36,11 +36,11 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       // Another company is not blocked.
       expect("created" in (await ops.create(train("op_other", "co-2")))).toBe(true);
 
-      expect(await ops.start(winner)).toBe(true);
+      expect(await ops.start(winner, "test")).toBe(true);
       await ops.progress(winner, 0.5);
       expect(await ops.get(winner)).toMatchObject({ status: "running", attempts: 1, progress: 0.5 });
       // A retried job starts it again: one more attempt.
-      expect(await ops.start(winner)).toBe(true);
+      expect(await ops.start(winner, "test")).toBe(true);
       await ops.committing(winner, "mdl_x", { model_id: "mdl_x" });
       expect(await ops.succeed(winner, { model_id: "mdl_x" })).toBe(true);
       expect(await ops.get(winner)).toMatchObject({
@@ -51,14 +51,14 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       });
       // Finished: no update moves it again, and the company may train again.
       expect(await ops.fail(winner, { code: "internal_error", message: "late" })).toBe(false);
-      expect(await ops.start(winner)).toBe(false);
+      expect(await ops.start(winner, "test")).toBe(false);
       expect("created" in (await ops.create(train("op_5")))).toBe(true);
     });
 
     it("fails a running training nothing has touched since a time, and only that one", async () => {
       const ops = ctx.repositories.operations;
       await ops.create(train("op_stale", "co-3"));
-      await ops.start("op_stale");
+      await ops.start("op_stale", "test");
       const touched = now.toISOString();
       now = new Date(now.getTime() + 60_000);
       const error = { code: "internal_error", message: "stopped with its process" };

@@ -47,6 +47,7 @@ export function createOperationsRepository(db: Db, clock: Clock) {
         error_message: null,
         model_id: null,
         attempts: 0,
+        owner: null,
         created_at: at,
         started_at: null,
         updated_at: at,
@@ -77,14 +78,18 @@ export function createOperationsRepository(db: Db, clock: Clock) {
 
     active,
 
-    /** queued (or running, a retried job) -> running, counting the attempt; false when it is finished. */
-    async start(operationId: string): Promise<boolean> {
+    /**
+     * queued (or running, a retried job) -> running by `owner` (`process-owner.ts`), counting the attempt; false
+     * when it is finished.
+     */
+    async start(operationId: string, owner: string): Promise<boolean> {
       const at = now();
       return changed(
         await db
           .updateTable("operations")
           .set((eb) => ({
             status: "running",
+            owner,
             attempts: eb("attempts", "+", 1),
             started_at: at,
             updated_at: at,
@@ -138,6 +143,11 @@ export function createOperationsRepository(db: Db, clock: Clock) {
           .where("status", "in", ACTIVE_STATUSES)
           .executeTakeFirst(),
       );
+    },
+
+    /** Operations left running, with their owners. */
+    async running(): Promise<OperationRow[]> {
+      return db.selectFrom("operations").selectAll().where("status", "=", "running").execute();
     },
 
     /**

@@ -24,6 +24,8 @@ export interface PlanRange {
   explain?: boolean;
   /** Aborted: the plan is cancelled (see `PlanPool.plan`) and this rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** The operation's today (its caller's, decided once); by default the company's today now. */
+  today?: string;
   /** Whose plan it is (a partner): the planning threads take waiting plans round-robin between queues. */
   queue?: string;
   /** Called with the plan's size once it is known, before anything is planned; throws to refuse the plan. */
@@ -41,7 +43,7 @@ export async function planCompany(
   company: CompanyRow,
   range: PlanRange = {},
 ): Promise<CompanyPlan> {
-  const snapshot = await loadCompanySnapshot(ctx, company);
+  const snapshot = await loadCompanySnapshot(ctx, company, range.today);
   const today = snapshot.today;
   const startDate = range.startDate ?? today;
   const endDate = range.endDate ?? addDays(startDate, ctx.config.pricing.runDays - 1);

@@ -55,11 +55,15 @@ export function catalogProducts(company: CompanyRow, rows: readonly CatalogRow[]
 }
 
 /**
- * Loads a company's products and sales history as of its today (the clock's date in its time zone; history
- * strictly before today counts), in the engine's shapes.
+ * Loads a company's products and sales history as of its today (history strictly before today counts), in the
+ * engine's shapes. `today` is the operation's, decided once by its caller (a nightly run passes the day it runs
+ * for, so midnight passing mid-run cannot split it); by default the clock's date in the company's time zone.
  */
-export async function loadCompanySnapshot(ctx: ServerContext, company: CompanyRow): Promise<CompanySnapshot> {
-  const today = companyToday(ctx.clock(), company.timezone);
+export async function loadCompanySnapshot(
+  ctx: ServerContext,
+  company: CompanyRow,
+  today: string = companyToday(ctx.clock(), company.timezone),
+): Promise<CompanySnapshot> {
   const options = { horizonDays: ctx.config.pricing.trainHorizonDays };
   const [rows, sales, overrides] = await Promise.all([
     ctx.repositories.products.listByCompany(company.company_id),

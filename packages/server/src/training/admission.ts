@@ -19,6 +19,8 @@ export interface TrainingRequest {
   approve_if?: "safety_gate";
   /** Who asked (a partner id, "operator", "nightly"), recorded on the operation and in the slot event. */
   by?: string;
+  /** The day the training's history ends before (the nightly run's today); by default the company's today then. */
+  as_of?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function admitTraining(ctx: ServerContext, request: TrainingRequest
     auto_approve: request.auto_approve,
     ...(request.approve_if === undefined ? {} : { approve_if: request.approve_if }),
     ...(request.by === undefined ? {} : { by: request.by }),
+    ...(request.as_of === undefined ? {} : { as_of: request.as_of }),
   };
   const newOperation = () =>
     operations.create({ operation_id: `op_${ulid()}`, kind: "train", company_id: companyId, input });

@@ -23,11 +23,14 @@ export type RefreshOutcome =
  * admitted like any other (`admitTraining`: one per company across processes) and recorded as an operation by
  * "nightly"; a partner's training of the company running anywhere makes the night skip its refresh.
  */
-export async function refreshModel(ctx: ServerContext, company: CompanyRow): Promise<RefreshOutcome> {
+export async function refreshModel(
+  ctx: ServerContext,
+  company: CompanyRow,
+  today: string,
+): Promise<RefreshOutcome> {
   const companyId = company.company_id;
   const slots = await ctx.policies.store.getSlots(companyId);
   if (slots.latest === null) return { status: "skipped", reason: "no_model" };
-  const today = companyToday(ctx.clock(), company.timezone);
   const trainedOn = companyToday(new Date(slots.latest.trained_at), company.timezone);
   const fresh = await ctx.repositories.sales.list({ companyId, from: trainedOn, to: addDays(today, -1) });
   if (fresh.length === 0) return { status: "skipped", reason: "no_new_sales" };
@@ -37,6 +40,7 @@ export async function refreshModel(ctx: ServerContext, company: CompanyRow): Pro
       auto_approve: company.auto_approve_updates === 1,
       approve_if: "safety_gate",
       by: "nightly",
+      as_of: today,
     });
     return {
       status: "refreshed",

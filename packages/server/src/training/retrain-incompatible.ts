@@ -16,13 +16,22 @@ export type RetrainOutcome =
  * the rule until someone promotes by hand. A failed retraining (too little history, a training already running)
  * is logged and the nightly run goes on with what serves now. Admitted and recorded like every training, by "nightly".
  */
-export async function retrainIncompatible(ctx: ServerContext, company: CompanyRow): Promise<RetrainOutcome> {
+export async function retrainIncompatible(
+  ctx: ServerContext,
+  company: CompanyRow,
+  today: string,
+): Promise<RetrainOutcome> {
   const companyId = company.company_id;
   const { report } = await ctx.policies.resolver.resolve(companyId);
   if (report.fallback_reason !== "artifact_incompatible") return { status: "not_needed" };
   const autoApprove = report.approved !== null && report.source !== "approved";
   try {
-    const trained = await trainHere(ctx, { company_id: companyId, auto_approve: autoApprove, by: "nightly" });
+    const trained = await trainHere(ctx, {
+      company_id: companyId,
+      auto_approve: autoApprove,
+      by: "nightly",
+      as_of: today,
+    });
     ctx.logger.info(
       { company_id: companyId, model_id: trained.model_id, auto_approved: trained.auto_approved },
       "retrained an incompatible artifact",

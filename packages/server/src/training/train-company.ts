@@ -20,6 +20,8 @@ export interface TrainCompanyPayload {
   approveIf?: (metrics: PolicyMetrics) => boolean;
   /** Who asked (a partner id, "operator"), recorded in the slot event. */
   by?: string;
+  /** The day the history ends before; by default the company's today when the training loads it. */
+  today?: string;
 }
 
 export interface TrainCompanyHooks {
@@ -80,7 +82,7 @@ export async function trainCompany(
       claimed(signal);
       // Minutes of training could never be committed over an unreadable slot record: refuse before.
       await changingSlots(() => store.getSlots(companyId));
-      const snapshot = await loadCompanySnapshot(ctx, company);
+      const snapshot = await loadCompanySnapshot(ctx, company, payload.today);
       const artifact = await trainInThread(
         {
           companyId,

@@ -36,7 +36,7 @@ describe("a training operation's attempt", () => {
   it("finishes, without training again, an operation whose earlier attempt died after committing", async () => {
     const store = ctx.policies.store;
     await create("op_crashed", "co");
-    await ctx.repositories.operations.start("op_crashed");
+    await ctx.repositories.operations.start("op_crashed", "test");
     // What the first attempt did before its worker died: saved, recorded the model it was committing, committed.
     const saved = await store.save({
       companyId: "co",

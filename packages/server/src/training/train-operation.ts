@@ -4,6 +4,8 @@ import type { ServerContext } from "../context.js";
 import { withCompanyLock } from "../db/advisory-locks.js";
 import type { OperationRow } from "../db/schema.js";
 import type { TrainingRequest } from "./admission.js";
+import { committedAnswer } from "./committed-training.js";
+import { thisProcess } from "./process-owner.js";
 import { trainCompany } from "./train-company.js";
 
 export interface TrainAttempt {
@@ -28,16 +30,6 @@ function describe(error: unknown): { code: string; message: string } {
   return { code: "internal_error", message: "The training failed; see the worker's log." };
 }
 
-/** The commit of a previous attempt, if it got that far: its model in the slot history. */
-async function committedBefore(ctx: ServerContext, op: OperationRow): Promise<TrainResponse | null> {
-  if (op.model_id === null || op.result === null) return null;
-  const slots = await ctx.policies.store.getSlots(op.company_id);
-  const committed = slots.history.some(
-    (e) => e.model_id === op.model_id && (e.action === "train" || e.action === "train_auto_approve"),
-  );
-  return committed ? (JSON.parse(op.result) as TrainResponse) : null;
-}
-
 /**
  * One attempt at a training operation: the `train` job's handler, in a worker (any process) or in-process. Holds
  * the company's training lock for the whole attempt and re-reads the operation under it, so an attempt whose job
@@ -58,12 +50,12 @@ export async function runTrainOperation(
   return withCompanyLock(ctx.db, postgres, first.company_id, async () => {
     const op = await operations.get(operationId);
     if (op === undefined || isFinished(op)) return undefined;
-    const done = await committedBefore(ctx, op);
+    const done = await committedAnswer(ctx.policies.store, op);
     if (done !== null) {
       await operations.succeed(operationId, done);
       return done;
     }
-    if (!(await operations.start(operationId))) return undefined;
+    if (!(await operations.start(operationId, thisProcess()))) return undefined;
     const input = JSON.parse(op.input) as TrainingRequest;
     let progress = 0;
     const heartbeat = setInterval(() => {
@@ -76,6 +68,7 @@ export async function runTrainOperation(
           companyId: op.company_id,
           autoApprove: input.auto_approve === true,
           ...(input.approve_if === "safety_gate" ? { approveIf: passesSafetyGate } : {}),
+          ...(input.as_of === undefined ? {} : { today: input.as_of }),
           ...(input.by === undefined ? {} : { by: input.by }),
         },
         {
