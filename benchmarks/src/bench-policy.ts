@@ -3,8 +3,11 @@
  * exact optimum and the LP bound.
  *
  *   pnpm bench:policy [--quick] [--scenario FILE ...] [--only NAME,...] [--json FILE] [--dump-policy DIR]
- *                     [--policy NAME ...]
+ *                     [--policy NAME ...] [--endings .99] [--printable-policy NAME,...]
  *
+ * Then the printable table (DESIGN §11): each scenario again with its catalogue grids restricted to `--endings`
+ * (default .99), the exact optimum on that printable grid against the unconstrained one, and the
+ * `--printable-policy` runners (default dp_on_estimate and rule) trained and scored on it; `--endings none` skips it.
  * `--only` keeps the scenarios (built-in or from files) with these names.
  */
 import { writeFileSync } from "node:fs";
@@ -14,6 +17,7 @@ import { baselineRunners } from "./baseline-runners.js";
 import { runScenario, type ScenarioResult } from "./policy-bench.js";
 import { dumpPolicies, fmt, renderTable, toJson } from "./policy-report.js";
 import type { PolicyRunner } from "./policy-runner.js";
+import { type PrintableResult, printableScenario, renderPrintableTable } from "./printable-prices.js";
 import { rlRunners } from "./rl-runners.js";
 import { loadScenarioFile } from "./scenario-file.js";
 
@@ -26,6 +30,8 @@ async function main(): Promise<void> {
       "dump-policy": { type: "string" },
       policy: { type: "string", multiple: true },
       only: { type: "string", multiple: true },
+      endings: { type: "string", default: ".99" },
+      "printable-policy": { type: "string", default: "dp_on_estimate,rule" },
     },
   });
   const quick = values.quick ?? false;
@@ -61,6 +67,20 @@ async function main(): Promise<void> {
     `\n${results.length} scenarios, ${runners.length} policies, ${violations} guardrail violations, ` +
       `${fmt((performance.now() - started) / 1000, 1)} s total${quick ? " (quick)" : ""}`,
   );
+  const endings = values.endings === "none" ? [] : (values.endings ?? ".99").split(",");
+  if (endings.length > 0) {
+    const names = (values["printable-policy"] ?? "").split(",");
+    const chosen = all.filter((r) => names.includes(r.name));
+    const printable: PrintableResult[] = [];
+    for (const [i, s] of scenarios.entries()) {
+      const freePct = new Map((results[i]?.rows ?? []).map((r) => [r.policy, r.pctOfOptimum]));
+      printable.push(await printableScenario(s, chosen, { quick, endings, freePct }));
+    }
+    console.log(`\nPrintable prices (${endings.join(", ")} endings):\n`);
+    console.log(renderPrintableTable(printable));
+    const worst = Math.max(...printable.map((r) => r.costPp));
+    console.log(`\nlargest cost of printable prices: ${fmt(worst, 3)} pp of the optimum`);
+  }
   if (values.json) writeFileSync(values.json, `${JSON.stringify(toJson(results), null, 2)}\n`);
   const dumpDir = values["dump-policy"];
   if (dumpDir) {

@@ -104,3 +104,11 @@ function fillGaps(prices: number[], limit: number, format: PriceFormat): void {
     prices.splice(i + 1, 0, mid);
   }
 }
+
+/** The largest step of an ascending grid, as a fraction of its lower price (0 for one price). */
+export function widestGridStep(prices: readonly number[]): number {
+  let widest = 0;
+  for (let i = 1; i < prices.length; i++)
+    widest = Math.max(widest, (prices[i] ?? 0) / (prices[i - 1] ?? 1) - 1);
+  return widest;
+}

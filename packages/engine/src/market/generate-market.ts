@@ -3,7 +3,7 @@ import { addDays, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { roundToMinor } from "../base/currency.js";
 import { nearestPrintable, priceFormat } from "../base/price-format.js";
-import { catalogGrid, expandGrid } from "../base/price-grid.js";
+import { catalogGrid, expandGrid, widestGridStep } from "../base/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import {
   BERNOULLI,
@@ -100,8 +100,19 @@ function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
     shutoff: scenario.shutoff,
     unitCost: spec.unit_cost,
     stock,
-    maxDailyChange: scenario.max_daily_change,
-    initialPrice: scenario.max_daily_change === null ? null : (spec.initial_price ?? ref),
+    // Endings wider than the limit win (DESIGN §11), as in a catalogue product's problem.
+    maxDailyChange:
+      scenario.max_daily_change === null || scenario.price_endings.length === 0
+        ? scenario.max_daily_change
+        : Math.max(scenario.max_daily_change, widestGridStep(inside)),
+    initialPrice:
+      scenario.max_daily_change === null
+        ? null
+        : scenario.price_endings.length === 0
+          ? (spec.initial_price ?? ref)
+          : (nearestPrintable(priceFormat(currency, scenario.price_endings), spec.initial_price ?? ref) ??
+            spec.initial_price ??
+            ref),
     ...law,
   };
   return { productId: spec.product_id, referencePrice: ref, unitCost: spec.unit_cost, truth, setup, spec };

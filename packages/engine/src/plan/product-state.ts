@@ -1,7 +1,7 @@
 import { addDays, daysBetween } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { nearestPrintable, type PriceFormat, priceFormat } from "../base/price-format.js";
-import { catalogGrid } from "../base/price-grid.js";
+import { catalogGrid, widestGridStep } from "../base/price-grid.js";
 import type { SalesRow } from "../market/generate-market.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import { type RuleParams, ruleParamsFromHistory } from "../rule/rule-price.js";
@@ -170,7 +170,7 @@ export function productState(
       unitCost: product.unit_cost ?? 0,
       stock,
       // Where the endings leave steps wider than the limit, the ending wins (DESIGN §11): the problem takes them.
-      maxDailyChange: limit === null ? null : Math.max(limit, widestStep(prices)),
+      maxDailyChange: limit === null ? null : Math.max(limit, widestGridStep(prices)),
       initialPrice:
         limit === null
           ? null
@@ -181,14 +181,6 @@ export function productState(
   };
 }
 
-/** The largest step of an ascending grid, as a fraction of its lower price (0 for one price). */
-function widestStep(prices: readonly number[]): number {
-  let widest = 0;
-  for (let i = 1; i < prices.length; i++)
-    widest = Math.max(widest, (prices[i] ?? 0) / (prices[i - 1] ?? 1) - 1);
-  return widest;
-}
-
 /** The override in force on `date`, if any. */
 export function overrideOn(state: ProductState, date: string): PriceOverride | undefined {
   return state.overrides?.find((o) => o.start_date <= date && date <= o.end_date);
@@ -196,7 +188,7 @@ export function overrideOn(state: ProductState, date: string): PriceOverride | u
 
 /**
  * The state on a day an override narrows (its `min_price` / `max_price` inside the guardrails): the guardrails
- * narrowed, so the learner, the rule and `boundPrice` all price inside them. The state itself elsewhere.
+ * narrowed, so the rule and `boundPrice` price inside them. The state itself elsewhere.
  */
 export function narrowedState(state: ProductState, override: PriceOverride | undefined): ProductState {
   if (override === undefined || override.price !== null) return state;
