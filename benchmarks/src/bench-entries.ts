@@ -30,6 +30,8 @@ export const TEMP_DIR = "{dir}";
 export const BENCH_ENTRIES: readonly BenchEntry[] = [
   { name: "soak", script: "soak.ts", quick: ["--minutes", "1"], smoke: ["--minutes", "0.25", "--reads-per-second", "50", "--tokens-per-second", "1"], needs: ["wrk", "build"] },
   { name: "bench:scale", script: "bench-scale.ts", quick: ["--quick"], smoke: ["--quick", "--companies", "3", "--products", "5", "--days", "28", "--workers", "1", "--load-seconds", "1", "--train-seconds", "1"], needs: ["pg"] },
+  // Timings are printed with their targets (the flood's /healthz p99, the fairness ratio), never failed on.
+  { name: "bench:abuse", script: "bench-abuse.ts", quick: ["--quick"], smoke: ["--quick", "--sockets", "100", "--seconds", "3", "--products", "10"], needs: [] },
   { name: "bench:import", script: "bench-import.ts", quick: ["--megabytes", "10", "--idle-seconds", "3"], smoke: ["--megabytes", "0.3", "--products", "20", "--idle-seconds", "1", "--rate", "20"], needs: [] },
   // The smoke leaves out `GET /healthz during a training` (the training alone takes a minute on a busy machine).
   { name: "bench:http", script: "bench-http.ts", quick: ["--quick"], smoke: ["--duration", "1", "--skip-batch", "--only", "auth/token,GET bare,GET /v2/recommendations"], needs: [] },
