@@ -99,12 +99,13 @@ async function enginePlan(
   } finally {
     await pool.close();
   }
-  // The API's items say null where the plan gave no band or flag.
+  // The API's items say null where the plan gave no band, flag or override.
   return here.map((r) => ({
     ...r,
     expected_units_p10: r.expected_units_p10 ?? null,
     expected_units_p90: r.expected_units_p90 ?? null,
     exploratory: r.exploratory ?? null,
+    override_id: r.override_id ?? null,
   })) as PlannedPrice[];
 }
 
