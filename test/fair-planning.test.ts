@@ -83,7 +83,10 @@ describe("fair planning", () => {
       }),
     );
     await Promise.all(all);
-    expect(done.slice(0, 2)).toEqual(["a1:200", "b1:200"]);
-    expect(done.slice(2).sort()).toEqual(["a2:200", "a3:200", "a4:200"]);
+    // B's compute is next once the plan running when it asked ends: second, or third when that plan ended before
+    // B's request reached the queue (a loaded CI machine). A first-come queue would plan it last, after a4.
+    expect(done.indexOf("b1:200")).toBeGreaterThanOrEqual(1);
+    expect(done.indexOf("b1:200")).toBeLessThanOrEqual(2);
+    expect(done.filter((d) => d !== "b1:200").sort()).toEqual(["a1:200", "a2:200", "a3:200", "a4:200"]);
   }, 180_000);
 });
