@@ -12,6 +12,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two test files at a time on CI's two cores: most files wait on servers and child processes they start, so
+    // one file at a time left a core idle and the suite near 20 minutes.
+    maxWorkers: 2,
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

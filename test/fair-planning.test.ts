@@ -83,9 +83,9 @@ describe("fair planning", () => {
       }),
     );
     await Promise.all(all);
-    // B's compute is next once the plan running when it asked ends: second, or third when that plan ended before
-    // B's request reached the queue (a loaded CI machine). A first-come queue would plan it last, after a4.
-    expect(done.indexOf("b1:200")).toBeGreaterThanOrEqual(1);
+    // B's compute is planned next once the plan running when it asked ends, so it ends among the first three (first,
+    // when its small answer is out before a1's large one; third, when a1's plan ended before B's request reached the
+    // queue on a loaded machine). A first-come queue would plan it last, after a4.
     expect(done.indexOf("b1:200")).toBeLessThanOrEqual(2);
     expect(done.filter((d) => d !== "b1:200").sort()).toEqual(["a1:200", "a2:200", "a3:200", "a4:200"]);
   }, 180_000);
