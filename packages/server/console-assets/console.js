@@ -140,8 +140,8 @@ function drawPricePath(element, path, today) {
       label: "Lowest price, 30 days before",
       scale: "price",
       stroke: COLORS.lowest,
-      width: 1.5,
-      dash: [2, 3],
+      width: 2,
+      dash: [3, 3],
     },
   );
   optional(
@@ -157,11 +157,11 @@ function drawPricePath(element, path, today) {
   );
   const rangeMax = optional(
     column(overrideOf, (o) => o.max_price),
-    { label: "Override: max price", scale: "price", stroke: COLORS.range, width: 1.5 },
+    { label: "Override: max price", scale: "price", stroke: COLORS.range, width: 2.5 },
   );
   const rangeMin = optional(
     column(overrideOf, (o) => o.min_price),
-    { label: "Override: min price", scale: "price", stroke: COLORS.range, width: 1.5 },
+    { label: "Override: min price", scale: "price", stroke: COLORS.range, width: 2.5 },
   );
   if (rangeMax !== null && rangeMin !== null)
     bands.push({ series: [rangeMax, rangeMin], fill: COLORS.rangeFill });

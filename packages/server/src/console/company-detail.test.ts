@@ -86,6 +86,25 @@ describe("the company page's price path with overrides and the 30-day lowest pri
     }
   });
 
+  it("exports the pinned and narrowed days in the run's CSV, with their override and 30-day lowest price", async () => {
+    const res = await get(`/api/companies/${COMPANY}/run.csv`);
+    expect(res.statusCode).toBe(200);
+    const [header, ...lines] = res.body.trim().split("\r\n");
+    const columns = header?.split(",") ?? [];
+    const rows = lines
+      .map((l) => Object.fromEntries(l.split(",").map((v, i) => [columns[i], v])))
+      .filter((r) => r.product_id === productId);
+    const path = ((await get(`/api/companies/${COMPANY}?product=${productId}`)).json() as CompanyDetail)
+      .price_path;
+    expect(
+      rows.map((r) => [r.date, Number(r.price), r.source, r.override_id, Number(r.lowest_price_30d)]),
+    ).toEqual(path?.run.map((d) => [d.date, d.price, d.source, d.override_id ?? "", d.lowest_price_30d]));
+    expect(rows.filter((r) => r.override_id === pinId).map((r) => r.source)).toEqual([
+      "override",
+      "override",
+    ]);
+  });
+
   it("renders the overrides table, escaped, and the chart's data block", async () => {
     const res = await get(`/companies/${COMPANY}?product=${productId}`);
     expect(res.statusCode).toBe(200);
