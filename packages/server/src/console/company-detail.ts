@@ -2,7 +2,7 @@ import { addDays } from "@pricing/engine";
 import type { Recommendation, Run } from "@pricing/http-adapter";
 import { ApiError } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
-import type { CompanyRow, RunRow } from "../db/schema.js";
+import type { CompanyRow, OverrideRow, RunRow } from "../db/schema.js";
 import type { CatalogRow } from "../repositories/products.js";
 import { toRun } from "../repositories/runs.js";
 import { findCompany } from "../services/company-lookup.js";
@@ -32,16 +32,10 @@ export interface PathDay {
 }
 
 /** A partner's override of the product that meets the chart's dates, as stored now (DESIGN §11). */
-export interface PathOverride {
-  override_id: string;
-  start_date: string;
-  end_date: string;
-  /** A pin; null for a narrowing. */
-  price: number | null;
-  min_price: number | null;
-  max_price: number | null;
-  note: string | null;
-}
+export type PathOverride = Pick<
+  OverrideRow,
+  "override_id" | "start_date" | "end_date" | "price" | "min_price" | "max_price" | "note"
+>;
 
 /**
  * One product's price path: its sales history (actual prices and units) up to yesterday, then the latest run's
@@ -129,15 +123,18 @@ async function pricePath(
     max_price: product.max_price,
     history: sales.map((s) => ({ date: s.date, price: s.price, units_sold: s.units_sold })),
     run: items.map(pathDay),
-    overrides: overrides.map((o) => ({
-      override_id: o.override_id,
-      start_date: o.start_date,
-      end_date: o.end_date,
-      price: o.price,
-      min_price: o.min_price,
-      max_price: o.max_price,
-      note: o.note,
-    })),
+    // Field by field: the console shows what it names, never a column added to the table later.
+    overrides: overrides.map(
+      (o): PathOverride => ({
+        override_id: o.override_id,
+        start_date: o.start_date,
+        end_date: o.end_date,
+        price: o.price,
+        min_price: o.min_price,
+        max_price: o.max_price,
+        note: o.note,
+      }),
+    ),
   };
 }
 
