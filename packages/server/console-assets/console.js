@@ -82,7 +82,7 @@ function daysBetween(from, to) {
 /**
  * The price path: sold prices and units, then the run's recommended and rule prices with the units band, and where
  * they exist the run's 30-day lowest price and the product's overrides (a pin's price, a narrowing's bounds) from
- * the first day shown to the run's last day (or today). Series without a value are left out, not drawn empty.
+ * the first day shown to the run's last day (or today), and the days the run priced by a pin. Series without a value are left out, not drawn empty.
  */
 function drawPricePath(element, path, today) {
   const shown = [...path.history.map((h) => h.date), ...path.run.map((r) => r.date)].sort();
@@ -144,8 +144,11 @@ function drawPricePath(element, path, today) {
       dash: [3, 3],
     },
   );
+  // A day the run priced by a pin shows it even after its override was removed; stored pins show before a run.
   optional(
-    column(overrideOf, (o) => o.price),
+    dates.map((date) =>
+      run.get(date)?.source === "override" ? run.get(date).price : (overrideOf.get(date)?.price ?? null),
+    ),
     {
       label: "Override: pinned price",
       scale: "price",

@@ -105,7 +105,7 @@ describe("the company page's price path with overrides and the 30-day lowest pri
     ]);
   });
 
-  it("renders the overrides table, escaped, and the chart's data block", async () => {
+  it("renders the overrides table and the page's data with the partner's note escaped", async () => {
     const res = await get(`/companies/${COMPANY}?product=${productId}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain(`<tr data-override="${pinId}">`);
