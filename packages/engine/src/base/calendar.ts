@@ -21,3 +21,13 @@ export function daysBetween(from: string, to: string): number {
 export function weekdayOf(date: string): number {
   return (new Date(dateToMs(date)).getUTCDay() + 6) % 7;
 }
+
+/** Days since 1970-01-01 (the epoch is day 0): the index a date is planned by once, where strings would cost per row. */
+export function dayNumber(date: string): number {
+  return Math.round(dateToMs(date) / DAY_MS);
+}
+
+/** `weekdayOf` of a `dayNumber` (1970-01-01 was a Thursday, weekday 3). */
+export function weekdayOfDay(day: number): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
