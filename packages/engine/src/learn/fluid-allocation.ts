@@ -27,15 +27,16 @@ export interface FluidChoice {
 const BISECTIONS = 40;
 
 function bestAt(input: FluidInput, bid: number, volume: number): number {
+  const { prices, sales, unitCost } = input;
   let best = 0;
   let value = Number.NEGATIVE_INFINITY;
-  input.prices.forEach((p, i) => {
-    const v = (p - input.unitCost - bid) * (input.sales[i] ?? 0) * volume;
+  for (let i = 0; i < prices.length; i++) {
+    const v = ((prices[i] ?? 0) - unitCost - bid) * (sales[i] ?? 0) * volume;
     if (v > value + 1e-12) {
       value = v;
       best = i;
     }
-  });
+  }
   return best;
 }
 

@@ -15,9 +15,9 @@ import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/compa
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import {
   type DemandDistribution,
-  demandPmf,
   expectedDemand,
   overdispersionOf,
+  transientDemandPmf,
 } from "../problem/sales-distribution.js";
 import {
   drawEdgeElasticity,
@@ -669,19 +669,51 @@ function unitsQuantiles(
   stray: number,
 ): LearnedUnits {
   if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
-  const mass: number[] = [];
+  // min(D, stock) counts at `stock` only where the stock is whole: a plan rolls its stock forward by expected
+  // units, and a fractional stock's sold-out mass is left out of the interval, as it always was (the digests of
+  // learning-plan-golden pin it; a change of the band's model is a change of those digests).
+  const capAt = Number.isInteger(stock) ? stock : -1;
+  let size = 0;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
     const week = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
-    const { first, probs } = demandPmf(
+    const { first, probs } = transientDemandPmf(
       distribution,
       volume * week * sampleGamma(rng, posterior.shape, posterior.rate),
     );
     for (let j = 0; j < probs.length; j++) {
-      const units = Math.min(stock, first + j);
-      mass[units] = (mass[units] ?? 0) + (probs[j] ?? 0) / QUANTILE_DRAWS;
+      let units = first + j;
+      if (units >= stock) {
+        if (capAt < 0) break;
+        units = capAt;
+      }
+      if (units >= size) {
+        ensureMass(units + 1);
+        for (let u = size; u <= units; u++) massPresent[u] = 0;
+        size = units + 1;
+      }
+      if (massPresent[units] === 0) {
+        massPresent[units] = 1;
+        massScratch[units] = 0;
+      }
+      massScratch[units] = (massScratch[units] ?? 0) + (probs[j] ?? 0) / QUANTILE_DRAWS;
     }
   }
-  return unitsInterval(mass);
+  return intervalOf(massScratch, size, (units) => massPresent[units] === 1);
+}
+
+/** The band's mixed mass by units, and which counts any draw reached (the others are no count, not zero mass). */
+let massScratch = new Float64Array(256);
+let massPresent = new Uint8Array(256);
+
+function ensureMass(size: number): void {
+  if (size <= massScratch.length) return;
+  const length = Math.max(size, 2 * massScratch.length);
+  const mass = new Float64Array(length);
+  mass.set(massScratch);
+  const present = new Uint8Array(length);
+  present.set(massPresent);
+  massScratch = mass;
+  massPresent = present;
 }
 
 /**
@@ -695,18 +727,29 @@ export function unitsInterval(mass: readonly number[]): {
   unitsP10: number;
   unitsP90: number;
 } {
+  return intervalOf(mass, mass.length, (units) => units in mass);
+}
+
+/** `unitsInterval` of the counts below `size` that are `present`. */
+function intervalOf(
+  mass: ArrayLike<number>,
+  size: number,
+  present: (units: number) => boolean,
+): LearnedUnits {
   let expected = 0;
   let cdf = 0;
   let p10 = -1;
   let p90 = -1;
-  mass.forEach((p, units) => {
+  for (let units = 0; units < size; units++) {
+    if (!present(units)) continue;
+    const p = mass[units] ?? 0;
     expected += units * p;
     const below = cdf;
     cdf += p;
     if (p10 < 0 && cdf - QUANTILE_END_SHARE * p >= 0.1) p10 = units;
     if (below + QUANTILE_END_SHARE * p <= 0.9 || p90 < 0) p90 = units;
-  });
-  const top = mass.length - 1;
+  }
+  const top = size - 1;
   return {
     expectedUnits: Math.round(expected * 10_000) / 10_000,
     unitsP10: Math.max(0, p10 < 0 ? top : p10),

@@ -66,7 +66,7 @@ export function demandPmf(law: DemandDistribution, rate: number): DemandPmf {
     return { first: 0, probs: Float64Array.of(1 - q, q) };
   }
   const alpha = overdispersionOf(law);
-  if (alpha > 0) return negativeBinomialPmf(rate, alpha);
+  if (alpha > 0) return negativeBinomialPmf(rate, alpha, true);
   const spread = TAIL_SIGMAS * Math.sqrt(rate) + 6;
   const first = Math.max(0, Math.floor(rate - spread));
   const last = Math.ceil(rate + spread);
@@ -111,7 +111,7 @@ let logScratch = new Float64Array(256);
  * normalised), until the rest of the tail, a geometric series at the current ratio, is negligible. The tail is
  * heavier than Poisson's: at alpha 2 and rate 50 the window runs to about 3,700 units.
  */
-function negativeBinomialPmf(rate: number, alpha: number): DemandPmf {
+function negativeBinomialPmf(rate: number, alpha: number, keep: boolean): DemandPmf {
   const r = 1 / alpha;
   const logQ = Math.log((alpha * rate) / (1 + alpha * rate));
   const sd = Math.sqrt(rate + alpha * rate * rate);
@@ -139,15 +139,27 @@ function negativeBinomialPmf(rate: number, alpha: number): DemandPmf {
     logs[n++] = next;
     if (next > top) top = next;
   }
-  const probs = new Float64Array(n);
+  // Each term replaces its log: the scratch holds the probabilities once done.
   let total = 0;
   for (let j = 0; j < n; j++) {
     const p = Math.exp((logs[j] ?? 0) - top);
-    probs[j] = p;
+    logs[j] = p;
     total += p;
   }
-  for (let j = 0; j < n; j++) probs[j] = (probs[j] ?? 0) / total;
-  return { first, probs };
+  for (let j = 0; j < n; j++) logs[j] = (logs[j] ?? 0) / total;
+  return { first, probs: keep ? logs.slice(0, n) : logs.subarray(0, n) };
+}
+
+/**
+ * `demandPmf` for a caller that reads the pmf before it asks for the next one (the online learner's band mixes 48
+ * of them a row): the negative binomial's probabilities are a view of a buffer the next call overwrites, so none is
+ * allocated.
+ */
+export function transientDemandPmf(law: DemandDistribution, rate: number): DemandPmf {
+  const alpha = overdispersionOf(law);
+  return law.distribution !== "bernoulli" && alpha > 0 && rate > 0
+    ? negativeBinomialPmf(rate, alpha, false)
+    : demandPmf(law, rate);
 }
 
 /** E[D], uncapped: the rate (Poisson, negative binomial), min(rate, 1) for Bernoulli. */
