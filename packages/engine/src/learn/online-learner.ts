@@ -29,6 +29,7 @@ import {
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
 import { parameterSd, sampleGamma, sampleNormal } from "./posterior-draws.js";
+import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
 
 export interface OnlineLearnerInput {
   /** Sales history before `today`, every product's rows (the learner's own prices' sales included). */
@@ -52,12 +53,7 @@ export interface DayConditions {
   readonly promoted: number;
 }
 
-/** Expected units on a day and their 10th / 90th percentiles (parameter and sales noise), as a plan serves them. */
-export interface LearnedUnits {
-  readonly expectedUnits: number;
-  readonly unitsP10: number;
-  readonly unitsP90: number;
-}
+export type { LearnedUnits } from "./units-band.js";
 
 export interface OnlineLearner extends OnlinePricer {
   /** The demand fit the learner's posterior is centred on; a product it does not hold is priced by the rule. */
@@ -116,8 +112,6 @@ const EXPLORE_COST = 0.03;
 const LEAVE_GAIN = 0.02;
 /** How many noise standard deviations a price's own sales must stray from the model before they set its prior weight. */
 const OWN_Z = 2;
-/** Share of the mass at p10 and at p90 counted outside the interval (0: plain quantiles). */
-const QUANTILE_END_SHARE = 0.25;
 /** Standard errors (Poisson) by which a price's rate must fall short of a higher price's before it counts as noise. */
 const OUTLIER_SE = 2;
 /** Posterior draws behind each price's p10 / p90. */
@@ -673,13 +667,15 @@ function unitsQuantiles(
   // units, and a fractional stock's sold-out mass is left out of the interval, as it always was (the digests of
   // learning-plan-golden pin it; a change of the band's model is a change of those digests).
   const capAt = Number.isInteger(stock) ? stock : -1;
-  let size = 0;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
     const week = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
-    const { first, probs } = transientDemandPmf(
-      distribution,
-      volume * week * sampleGamma(rng, posterior.shape, posterior.rate),
-    );
+    drawnRates[k] = volume * week * sampleGamma(rng, posterior.shape, posterior.rate);
+  }
+  const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock);
+  if (band !== null) return band;
+  let size = 0;
+  for (let k = 0; k < QUANTILE_DRAWS; k++) {
+    const { first, probs } = transientDemandPmf(distribution, drawnRates[k] ?? 0);
     for (let j = 0; j < probs.length; j++) {
       let units = first + j;
       if (units >= stock) {
@@ -700,6 +696,9 @@ function unitsQuantiles(
   }
   return intervalOf(massScratch, size, (units) => massPresent[units] === 1);
 }
+
+/** The rates of a band's posterior draws. */
+const drawnRates = new Float64Array(QUANTILE_DRAWS);
 
 /** The band's mixed mass by units, and which counts any draw reached (the others are no count, not zero mass). */
 let massScratch = new Float64Array(256);
