@@ -90,13 +90,13 @@ interface ProductView {
   readonly observedLow: number;
   readonly observedHigh: number;
   /** The volume of each day of the season from the plan's today (`day` 0) to its last day, once built. */
-  season: { readonly today: number; readonly last: number; readonly volumes: readonly number[] } | null;
+  season: { readonly today: number; readonly last: number; readonly volumes: Float64Array } | null;
 }
 
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
 interface ProductBelief extends ProductView {
   /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
-  readonly volumes: readonly number[];
+  readonly volumes: Float64Array;
   readonly daysLeft: number;
   /** The date's `dayNumber`. */
   readonly day: number;
@@ -236,7 +236,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     if (season === null || season.today !== today) {
       // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
       const last = dayNumber(seasonLastDay(state, addDays(date, -day)));
-      const volumes = Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
+      const volumes = Float64Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
         volumeOn(view.fitted, today + d),
       );
       season = { today, last, volumes };
@@ -245,8 +245,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const daysLeft = season.last - at + 1;
     const volumes =
       daysLeft >= 1 && at >= today
-        ? season.volumes.slice(at - today)
-        : Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
+        ? season.volumes.subarray(at - today)
+        : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
     return { ...view, volumes, daysLeft, day: at };
   };
 
