@@ -1,9 +1,20 @@
 const DAY_MS = 86_400_000;
 
+/**
+ * Dates parsed lately: a fit or a plan reads the same few hundred dates once per sales row (tens of thousands of
+ * rows), and parsing is most of what a row costs there. Cleared when full.
+ */
+const parsed = new Map<string, number>();
+const PARSED_DATES = 8192;
+
 /** Parses a YYYY-MM-DD date as UTC midnight, in milliseconds. */
 export function dateToMs(date: string): number {
+  const known = parsed.get(date);
+  if (known !== undefined) return known;
   const ms = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(ms)) throw new Error(`invalid date: ${date}`);
+  if (parsed.size >= PARSED_DATES) parsed.clear();
+  parsed.set(date, ms);
   return ms;
 }
 
