@@ -4,6 +4,7 @@ import { addDays } from "../base/calendar.js";
 import { generateMarket, type Market } from "../market/generate-market.js";
 import type { PlannedPromotion } from "../plan/company-plan.js";
 import { type CatalogProduct, type ProductState, productState } from "../plan/product-state.js";
+import { BERNOULLI } from "../problem/sales-distribution.js";
 import type { Exploration } from "./exploration-range.js";
 import { planWithLearning } from "./learning-plan.js";
 import { onlineLearner } from "./online-learner.js";
@@ -11,8 +12,9 @@ import { onlineLearner } from "./online-learner.js";
 /**
  * The nightly plan's rows, pinned: a digest of every row of seeded plans, so a change made for speed (day indices,
  * batched draws, quantiles without every pmf) shows the moment it moves one price, band or flag. The digests were
- * produced by this file's own code on `main` at f2d5217 (before the speed-up); a change of the learner's model
- * changes them on purpose: regenerate them then by running this file and taking the digests it reports.
+ * produced by this file's own code on `main` at f2d5217, before the speed-up (`git archive main packages/engine/src`
+ * extracted beside the package, this file run there). A change of the learner's model changes them on purpose:
+ * regenerate them then by running this file and taking the digests it reports.
  */
 const START = "2026-03-02";
 const HORIZON = 90;
@@ -106,5 +108,27 @@ describe("the nightly plan, pinned to its digest", () => {
     );
     expect(bands.every((b) => b !== null)).toBe(true);
     expect(digest(bands)).toBe("1fa6642b0f6bb5ff");
+  });
+
+  it("gives Bernoulli demand's bands (built from pmfs) exactly as before, at whole and fractional stock", () => {
+    const m = market(3, 0);
+    const learner = onlineLearner({
+      history: m.history,
+      products: m.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
+      seed: "golden",
+      distribution: BERNOULLI,
+    });
+    const bands = states(m).flatMap((state) =>
+      [0, 5, 30].flatMap((day) =>
+        [0.5, 1, 2.5, Number.POSITIVE_INFINITY].map((stock) =>
+          learner.unitsAt(state, addDays(START, day), day, stock, {
+            price: state.product.base_price,
+            promoted: 0,
+          }),
+        ),
+      ),
+    );
+    expect(bands.every((b) => b !== null)).toBe(true);
+    expect(digest(bands)).toBe("de2993918a083ade");
   });
 });
