@@ -2,8 +2,11 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
 import { generateMarket, type Market } from "../market/generate-market.js";
+import { problemFromTruth } from "../market/problem-from-truth.js";
 import type { PlannedPromotion } from "../plan/company-plan.js";
 import { type CatalogProduct, type ProductState, productState } from "../plan/product-state.js";
+import { trainPolicy } from "../policy/fitted-q.js";
+import { trainingDataFromProblems } from "../policy/training-input.js";
 import { BERNOULLI } from "../problem/sales-distribution.js";
 import type { Exploration } from "./exploration-range.js";
 import { planWithLearning } from "./learning-plan.js";
@@ -87,6 +90,34 @@ describe("the nightly plan, pinned to its digest", () => {
     );
     const rows = plan(m, "free", promotions);
     expect(digest(rows)).toBe("356bb02b52b4e10f");
+  });
+
+  it("prices with an approved policy where the learner does not (a product without history) exactly as before", async () => {
+    const m = market(5, 0);
+    const policy = await trainPolicy({
+      companyId: "golden",
+      products: trainingDataFromProblems(m.products.map((p) => problemFromTruth(p.truth, p.setup))),
+      config: { seed: 1, statesPerDay: 4, stepsPerDay: 1, finalSteps: 0 },
+    });
+    try {
+      const unseen = m.products[2]?.productId;
+      const history = m.history.filter((r) => r.product_id !== unseen);
+      const rows = planWithLearning({
+        today: START,
+        startDate: START,
+        endDate: addDays(START, HORIZON - 1),
+        products: states({ ...m, history }),
+        active: { source: "approved", modelId: "mdl_golden", policy },
+        history,
+        exploration: "cautious",
+        seed: "golden",
+        online: true,
+      });
+      expect(rows.some((r) => r.product_id === unseen && r.source === "approved")).toBe(true);
+      expect(digest(rows)).toBe("2f92154cfe3daa19");
+    } finally {
+      policy.dispose();
+    }
   });
 
   it("gives the backtest's bands at prices it did not choose exactly as before", () => {
