@@ -7,7 +7,7 @@ import type { PlannedPromotion } from "../plan/company-plan.js";
 import { type CatalogProduct, type ProductState, productState } from "../plan/product-state.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import { trainingDataFromProblems } from "../policy/training-input.js";
-import { BERNOULLI } from "../problem/sales-distribution.js";
+import { BERNOULLI, type DemandDistribution } from "../problem/sales-distribution.js";
 import type { Exploration } from "./exploration-range.js";
 import { planWithLearning } from "./learning-plan.js";
 import { onlineLearner } from "./online-learner.js";
@@ -50,6 +50,16 @@ function states(m: Market): ProductState[] {
     };
     const rows = m.history.filter((r) => r.product_id === p.productId);
     return productState(catalog, rows, START, { horizonDays: HORIZON });
+  });
+}
+
+/** The learner the backtest builds from the market's whole history (the fitted NB2 unless `distribution`). */
+function learnerOf(m: Market, distribution?: DemandDistribution) {
+  return onlineLearner({
+    history: m.history,
+    products: m.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
+    seed: "golden",
+    ...(distribution === undefined ? {} : { distribution }),
   });
 }
 
@@ -122,11 +132,7 @@ describe("the nightly plan, pinned to its digest", () => {
 
   it("gives the backtest's bands at prices it did not choose exactly as before", () => {
     const m = market(4, 0);
-    const learner = onlineLearner({
-      history: m.history,
-      products: m.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
-      seed: "golden",
-    });
+    const learner = learnerOf(m);
     const bands = states(m).flatMap((state) =>
       [0, 1, 17, 45].flatMap((day) =>
         [0.8, 1, 1.25].map((f) =>
@@ -143,12 +149,7 @@ describe("the nightly plan, pinned to its digest", () => {
 
   it("gives Bernoulli demand's bands (built from pmfs) exactly as before, at whole and fractional stock", () => {
     const m = market(3, 0);
-    const learner = onlineLearner({
-      history: m.history,
-      products: m.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
-      seed: "golden",
-      distribution: BERNOULLI,
-    });
+    const learner = learnerOf(m, BERNOULLI);
     const bands = states(m).flatMap((state) =>
       [0, 5, 30].flatMap((day) =>
         [0.5, 1, 2.5, Number.POSITIVE_INFINITY].map((stock) =>
