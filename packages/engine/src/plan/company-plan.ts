@@ -221,27 +221,13 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     const date = addDays(today, t);
     const weekday = weekdayOf(date);
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
-    // A partner's override: a pin prices the day as it is; a narrowing prices it inside narrower guardrails.
-    const overrides = lanes.map((lane) => (lane.selling ? overrideOn(lane.state, date) : undefined));
-    // The learner chooses as without the narrowing, which then bounds its price like any guardrail (binding
-    // `override`); inside a narrowed grid it would have no price to say the narrowing moved. It goes first: the
-    // policy's forward pass is only run for the lanes it leaves.
-    const learnt = lanes.map((lane, k) =>
-      lane.selling && (overrides[k]?.price ?? null) === null
-        ? (input.learner?.priceOn(lane.state, date, t, lane.stock) ?? null)
-        : null,
-    );
     picks.fill(-1);
-    if (policy !== null) {
-      const wanted = lanes.map(
-        (lane, k) => lane.selling && (overrides[k]?.price ?? null) === null && learnt[k] === null,
-      );
-      pickWithPolicy(policy, lanes, policyStart + t, picks, wanted);
-    }
+    if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
     // Each lane's candidate first, so the jump guard judges the plan day as a whole.
     const candidates = lanes.map((lane, k) => {
       if (!lane.selling) return null;
-      const override = overrides[k];
+      // A partner's override: a pin prices the day as it is; a narrowing prices it inside narrower guardrails.
+      const override = overrideOn(lane.state, date);
       const state = narrowedState(lane.state, override);
       const stock = lane.stock;
       const rule = boundPrice(
@@ -265,7 +251,9 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       }
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
-      const online = learnt[k] ?? null;
+      // The learner chooses as without the narrowing, which then bounds its price like any guardrail (binding
+      // `override`); inside a narrowed grid it would have no price to say the narrowing moved.
+      const online = input.learner?.priceOn(lane.state, date, t, stock) ?? null;
       let chosen = rule;
       let capped = false;
       if (online !== null) chosen = online.price;
@@ -466,19 +454,13 @@ function explain(state: ProductState, fit: () => FittedDemand | null, day: DayPr
 }
 
 /**
- * The policy's grid index for every `wanted` lane it covers on its day `day` (left -1 elsewhere, and where it chose
+ * The policy's grid index for every selling lane it covers on its day `day` (left -1 elsewhere, and where it chose
  * not to sell: the rule prices those), in one batched forward pass.
  */
-function pickWithPolicy(
-  policy: RlPolicy,
-  lanes: readonly Lane[],
-  day: number,
-  picks: Int32Array,
-  wanted: readonly boolean[],
-): void {
+function pickWithPolicy(policy: RlPolicy, lanes: readonly Lane[], day: number, picks: Int32Array): void {
   const rows: number[] = [];
   lanes.forEach((lane, k) => {
-    if (!wanted[k] || lane.policyIndex === undefined) return;
+    if (!lane.selling || lane.policyIndex === undefined) return;
     if (day < 0 || day >= policy.horizonOf(lane.policyIndex)) return;
     rows.push(k);
   });
