@@ -292,7 +292,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       if (pin !== null) {
         wanted = pin;
         price = pin;
-        units = expectedUnitsOn(state, fit, date, price, stock);
+        units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else if (online !== null) {
         wanted = chosen;
         capped = damped.has(k);
