@@ -351,7 +351,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
             }
           : {};
         if (pin !== null) {
-          const band = advisor?.band(state, date, price, stock);
+          const band = advisor?.band(state, date, price, stock, promoted);
           out.push({
             ...row,
             source: "override",
