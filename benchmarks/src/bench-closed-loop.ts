@@ -3,11 +3,12 @@
  * through the engine's plan, sales drawn from the truth, the history growing), scored against the clairvoyant
  * optimum (the season's expected value under the true model).
  *
- *   pnpm bench:closed-loop [--quick] [--suite default|ferreira|real] [--scenario FILE ...] [--only NAME,...]
+ *   pnpm bench:closed-loop [--quick] [--suite default|ferreira|real|nb] [--scenario FILE ...] [--only NAME,...]
  *                          [--policy NAME,...] [--seeds N] [--json FILE] [--endings .99]
  *
  * `--suite ferreira` is the acceptance run on Ferreira's market (T 100/500/1000, alpha .25/.5, 200 seeds);
- * `--suite real` the five markets shaped from Complete Journey products (10 seeds). `--endings .99,.49` plays every
+ * `--suite real` the five markets shaped from Complete Journey products (10 seeds); `--suite nb` the narrow-history
+ * markets with negative binomial noise (10 seeds). `--endings .99,.49` plays every
  * market with those price endings (DESIGN §11: grids and history hold only printable prices; a product with its own
  * price list keeps it), scored against the exact optimum on its printable grid.
  */
@@ -33,6 +34,7 @@ import {
   ferreiraSuite,
   type LoopScenario,
   misspecifiedSuite,
+  narrowNbSuite,
   narrowSuite,
   realSuite,
 } from "./closed-loop-suites.js";
@@ -41,7 +43,8 @@ import { loadScenarioFile } from "./scenario-file.js";
 function suiteOf(name: string, quick: boolean): { scenarios: LoopScenario[]; seeds: number } {
   if (name === "ferreira") return { scenarios: ferreiraSuite([100, 500, 1000]), seeds: 200 };
   if (name === "real") return { scenarios: realSuite(), seeds: quick ? 3 : 10 };
-  if (name !== "default") throw new Error(`unknown suite ${name}; known: default, ferreira, real`);
+  if (name === "nb") return { scenarios: narrowNbSuite(quick), seeds: quick ? 3 : 10 };
+  if (name !== "default") throw new Error(`unknown suite ${name}; known: default, ferreira, real, nb`);
   return {
     scenarios: [...ferreiraSuite(quick ? [100] : [100, 500]), ...narrowSuite(quick), ...misspecifiedSuite()],
     seeds: quick ? 3 : 10,

@@ -3,6 +3,7 @@ import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { closedLoopPolicy, releaseTrained } from "./closed-loop-policies.js";
 import { playSeason, type SeasonPricer, type ServedPrice } from "./closed-loop-sim.js";
+import { NB_OVERDISPERSION, narrowNbSuite, narrowSuite } from "./closed-loop-suites.js";
 import { meanWithCi95 } from "./confidence-interval.js";
 import { observe, solvePriceLp, tsUpdateChoice, tsUpdateState } from "./ts-update.js";
 
@@ -135,5 +136,27 @@ describe("closed_loop", () => {
       expect([8, 9, 10, 11, 12]).toContain(s.price);
     }
     expect(outcome.calibrated).toBe(10);
+  });
+});
+
+describe("narrowNbSuite", () => {
+  it("plays each narrow-history market again with NB2 noise, its history as over-dispersed as its season", () => {
+    const nb = narrowNbSuite(true);
+    const plain = narrowSuite(true);
+    expect(nb.map((s) => s.scenario.name)).toEqual(plain.map((s) => `${s.scenario.name}-nb`));
+    for (const { scenario } of nb) {
+      expect(scenario.distribution).toBe("negative_binomial");
+      for (const p of scenario.products ?? []) expect(p.demand.overdispersion).toBe(NB_OVERDISPERSION);
+    }
+    const variance = (xs: readonly number[]) => {
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      return xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length;
+    };
+    const units = (s: ScenarioInput) => generateMarket(s).history.map((r) => r.units_sold);
+    const [first] = nb;
+    const [firstPlain] = plain;
+    if (first === undefined || firstPlain === undefined) throw new Error("empty suite");
+    // About 8 a day: Poisson variance ~8 (plus the prices' and weekdays' spread), NB2 at 0.15 adds ~10.
+    expect(variance(units(first.scenario))).toBeGreaterThan(1.5 * variance(units(firstPlain.scenario)));
   });
 });

@@ -44,6 +44,32 @@ export function narrowSuite(quick: boolean): LoopScenario[] {
 }
 
 /**
+ * NB2 alpha of the over-dispersed variants: about the median the demand fit finds on the Complete Journey fixture's
+ * 30 products (0.05-0.9, half below 0.15).
+ */
+export const NB_OVERDISPERSION = 0.15;
+
+/**
+ * The narrow-history markets again with negative binomial noise (variance rate + alpha rate^2) in their history and
+ * their season: what real daily sales look like, where the band must still hold 75-85 % of the days.
+ */
+export function narrowNbSuite(quick: boolean): LoopScenario[] {
+  return narrowSuite(quick).map(({ scenario, fromHistory }) => ({
+    scenario: {
+      ...scenario,
+      name: `${scenario.name}-nb`,
+      description: `${scenario.description ?? scenario.name}; NB2 noise, alpha ${NB_OVERDISPERSION}`,
+      distribution: "negative_binomial",
+      products: scenario.products?.map((p) => ({
+        ...p,
+        demand: { ...p.demand, overdispersion: NB_OVERDISPERSION },
+      })),
+    },
+    fromHistory,
+  }));
+}
+
+/**
  * Five markets shaped from real Complete Journey products (`pnpm scenarios:complete-journey`): their fitted
  * elasticity inside the band their history saw and another shape outside it, NB2 noise, their weekday profile,
  * their real price path through the history and their real level from January to December.

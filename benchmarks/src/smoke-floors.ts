@@ -87,16 +87,35 @@ export const SMOKE_FLOORS: readonly SmokeFloor[] = [
     bench: "bench:real",
     figure: "Jul-Aug daily WAPE",
     path: real("Jul-Aug", "daily", "wape"),
-    atMost: 0.5,
+    atMost: 0.45,
     reason:
-      "0.427 measured (5 products): the forecast error on real sales, lower is better (the naive is ~0.6)",
+      "0.402 measured (5 products, NB2 fit with the weekly level; 0.427 with the Poisson fit): the forecast error " +
+      "on real sales, lower is better (the naive is ~0.56)",
   },
   {
     bench: "bench:real",
     figure: "Jul-Aug daily p10-p90 coverage",
     path: real("Jul-Aug", "daily", "coverage_p10_p90"),
-    atLeast: 0.5,
-    reason: "0.548 measured (5 products): the p10-p90 band's calibration on real sales (80 % is its aim)",
+    atLeast: 0.75,
+    reason:
+      "0.813 measured (5 products; 0.548 with the Poisson band): NB2 draws and the week's stray level made the " +
+      "band honest on real sales, 75 % is issue 23's lower bound",
+  },
+  {
+    bench: "bench:real",
+    figure: "Jul-Aug daily p10-p90 coverage (not too wide)",
+    path: real("Jul-Aug", "daily", "coverage_p10_p90"),
+    atMost: 0.88,
+    reason: "0.813 measured (5 products): a band far wider than its 80 % aim is as dishonest as a narrow one",
+  },
+  {
+    bench: "bench:real",
+    figure: "Nov-Dec daily p10-p90 coverage",
+    path: real("Nov-Dec", "daily", "coverage_p10_p90"),
+    atLeast: 0.72,
+    reason:
+      "0.787 measured (5 products): the holiday split, where the level moves most; below this the band stopped " +
+      "following the season",
   },
 ];
 

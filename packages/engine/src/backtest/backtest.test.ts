@@ -41,10 +41,13 @@ describe("backtest", () => {
    * The plan on a day 20 days before the end (the learner's when `online`, the rule's with the fit's band when not),
    * and the backtest of one sale that day at the plan's own price, fitted once on the same history.
    */
-  function servedAndScored(online: boolean) {
+  function servedAndScored(online: boolean, promoted = 0) {
     const { market, products, last } = poissonMarket();
     const today = addDays(last, -20);
-    const history = market.history.filter((r) => r.date < today);
+    // With a promotion today, every fifth history day was promoted and sold twice its units: a lift to learn.
+    const history = market.history
+      .filter((r) => r.date < today)
+      .map((r, i) => (promoted > 0 && i % 5 === 0 ? { ...r, promoted: 1, units_sold: 2 * r.units_sold } : r));
     const [served] = planWithLearning({
       today,
       startDate: today,
@@ -55,6 +58,9 @@ describe("backtest", () => {
       exploration: "cautious",
       seed: "c",
       online,
+      ...(promoted > 0
+        ? { promotions: [{ date: today, product_id: products[0]?.product_id ?? "", promoted }] }
+        : {}),
     });
     if (served === undefined) throw new Error("no plan row");
     const sale: SalesRow = {
@@ -63,6 +69,7 @@ describe("backtest", () => {
       price: served.price,
       units_sold: 7,
       stock_on_hand: null,
+      promoted,
     };
     const report = backtest({
       companyId: "c",
@@ -101,6 +108,19 @@ describe("backtest", () => {
       expected_units_p90: served.expected_units_p90,
     });
     expect(report.products[0]?.elasticity).toBeGreaterThan(0);
+  });
+
+  it("scores a promoted day as a forced-rule plan serves it, the promotion's lift included", () => {
+    const plain = servedAndScored(false);
+    const { served, report } = servedAndScored(false, 1);
+    expect(report.rows[0]).toMatchObject({
+      promoted: 1,
+      expected_units: served.expected_units,
+      expected_units_p10: served.expected_units_p10,
+      expected_units_p90: served.expected_units_p90,
+    });
+    // The history's promoted days sold twice as much: the promoted day's forecast is well above the plain one's.
+    expect(report.rows[0]?.expected_units).toBeGreaterThan(1.5 * (plain.report.rows[0]?.expected_units ?? 0));
   });
 
   it("never lets a fit see the day it predicts: daily refits use the sales before each day, once those before from", () => {

@@ -197,8 +197,8 @@ export function backtest(input: BacktestInput): BacktestReport {
         p90 = learned.unitsP90;
       } else {
         // The plan's rows the learner does not price (or, not online, none): the fit's units and the advisor's band.
-        expected = round4(expectedUnitsOn(state, m.fit, date, r.price, stock));
-        const band = m.advisor.band(state, date, r.price, stock);
+        expected = round4(expectedUnitsOn(state, m.fit, date, r.price, stock, promoted));
+        const band = m.advisor.band(state, date, r.price, stock, promoted);
         p10 = band.p10;
         p90 = band.p90;
       }

@@ -88,7 +88,7 @@ describe("the nightly plan, pinned to its digest", () => {
     const rows = plan(market(8, 0), "cautious");
     expect(rows.length).toBe(8 * HORIZON);
     expect(rows.some((r) => r.exploratory === true)).toBe(true);
-    expect(digest(rows)).toBe("b9f92caeacc8661a");
+    expect(digest(rows)).toBe("e36e4b24be61d3fa");
   });
 
   it("prices a promoted company with planned promotions (free) exactly as before", () => {

@@ -169,6 +169,35 @@ describe("onlineLearner's exploration budget", () => {
   });
 });
 
+describe("onlineLearner's rule guard", () => {
+  it("keeps the rule's price against a few lucky days at another price", () => {
+    // The fit reads elasticity ~1.7 off these prices: at cost 8.4 its best price is 20, the rule's. Three days at 22
+    // sold 1.5x the truth, which puts 22 ahead on the posterior mean, but not in 95 % of its draws.
+    const lucky = [3, 2, 1].map((k) => ({
+      date: addDays(TODAY, -k),
+      product_id: "sku",
+      price: 22,
+      units_sold: Math.round(1.5 * 10 * 1.1 ** -2),
+      stock_on_hand: null,
+    }));
+    const rows = [...history(700, [19, 20, 21], 2), ...lucky];
+    const costly = { ...product, unit_cost: 8.4 };
+    const learner = onlineLearner({
+      history: rows,
+      products: [{ productId: "sku", referencePrice: 20 }],
+      exploration: "off",
+      seed: 1,
+      grids: new Map([["sku", GRID]]),
+    });
+    const state = productState(costly, rows, TODAY, { horizonDays: 28 });
+    const free = learner.priceOn(state, TODAY, 0, Number.POSITIVE_INFINITY);
+    const guarded = learner.priceOn(state, TODAY, 0, Number.POSITIVE_INFINITY, 20);
+    expect(free?.price).toBe(22);
+    expect(guarded?.price).toBe(20);
+    expect(guarded?.exploratory).toBe(false);
+  });
+});
+
 describe("onlineLearner's second look", () => {
   it("draws a price that sold badly on its first days again over a long season, not over a week", () => {
     // Elasticity 1.5, cost 6: 19 earns about what 21 does, but its three days sold 3 units each, not about 11.

@@ -113,11 +113,18 @@ export interface LearnedPrice {
 
 /**
  * An online learner that prices the products it covers in place of the active policy (`learn/` implements it):
- * `day` counts from the plan's today, `stock` is the plan's rolled-forward stock (Infinity when unlimited).
+ * `day` counts from the plan's today, `stock` is the plan's rolled-forward stock (Infinity when unlimited),
+ * `rulePrice` what the rule would charge that day (the learner departs from it only on enough evidence).
  */
 export interface OnlinePricer {
   readonly modelId: string;
-  priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null;
+  priceOn(
+    state: ProductState,
+    date: string,
+    day: number,
+    stock: number,
+    rulePrice?: number,
+  ): LearnedPrice | null;
 }
 
 /**
@@ -253,7 +260,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
       // The learner chooses as without the narrowing, which then bounds its price like any guardrail (binding
       // `override`); inside a narrowed grid it would have no price to say the narrowing moved.
-      const online = input.learner?.priceOn(lane.state, date, t, stock) ?? null;
+      const online = input.learner?.priceOn(lane.state, date, t, stock, rule) ?? null;
       let chosen = rule;
       let capped = false;
       if (online !== null) chosen = online.price;
@@ -292,7 +299,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       if (pin !== null) {
         wanted = pin;
         price = pin;
-        units = expectedUnitsOn(state, fit, date, price, stock);
+        units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else if (online !== null) {
         wanted = chosen;
         capped = damped.has(k);
@@ -344,7 +351,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
             }
           : {};
         if (pin !== null) {
-          const band = advisor?.band(state, date, price, stock);
+          const band = advisor?.band(state, date, price, stock, promoted);
           out.push({
             ...row,
             source: "override",

@@ -303,6 +303,37 @@ describe("partner overrides in the plan (DESIGN §11)", () => {
     ],
   };
 
+  it("gives a pinned day its planned promotion in the band as in the units", () => {
+    // Every fourth history day promoted sold twice as much: the fit's lift is about 2.
+    const promotedHistory = history.map((r, d) =>
+      d % 4 === 0 ? { ...r, promoted: 1, units_sold: 2 * r.units_sold } : r,
+    );
+    const pinned = {
+      ...state,
+      ...productState(product, promotedHistory, TODAY, { horizonDays: 30 }),
+      overrides: state.overrides,
+    };
+    const pinDay = (promotions: { date: string; product_id: string; promoted: number }[]) =>
+      planWithLearning({
+        today: TODAY,
+        startDate: TODAY,
+        endDate: addDays(TODAY, 3),
+        products: [pinned],
+        active: RULE,
+        history: promotedHistory,
+        exploration: "cautious",
+        seed: "overrides",
+        online: false,
+        promotions,
+      }).find((r) => r.date === addDays(TODAY, 2));
+    const plain = pinDay([]);
+    const promoted = pinDay([{ date: addDays(TODAY, 2), product_id: "o", promoted: 1 }]);
+    expect(promoted?.source).toBe("override");
+    expect(promoted?.expected_units).toBeGreaterThan(1.5 * (plain?.expected_units ?? 0));
+    expect(promoted?.expected_units_p10).toBeGreaterThan(plain?.expected_units_p10 ?? 0);
+    expect(promoted?.expected_units_p90).toBeGreaterThan(promoted?.expected_units ?? 0);
+  });
+
   for (const online of [true, false]) {
     it(`prices a pin as pinned (source override), whatever the max daily change, and a narrowing inside it (${online ? "learner" : "rule"})`, () => {
       const rows = planWithLearning({
