@@ -1,4 +1,4 @@
-import { TrainingError } from "@pricing/engine";
+import { EngineError } from "@pricing/engine";
 import {
   ApprovedModelStaleError,
   ModelIdStaleError,
@@ -12,7 +12,7 @@ describe("translateError", () => {
   it("gives each library error its API code and status, in one place", () => {
     const cases: [unknown, { code: string; statusCode: number }][] = [
       [
-        new TrainingError("insufficient_history", "too short"),
+        new EngineError("insufficient_history", "too short"),
         { code: "insufficient_history", statusCode: 422 },
       ],
       [new ModelIdStaleError("co", "m2", "m3"), { code: "model_id_stale", statusCode: 409 }],
@@ -35,7 +35,7 @@ describe("translateError", () => {
 
   it("leaves a fault alone, and a store refusal outside a rollback (unknown_model elsewhere is no bad target)", () => {
     expect(translateError(new Error("boom"))).toBeUndefined();
-    expect(translateError(new TrainingError("training_failed", "nan"))).toBeUndefined();
+    expect(translateError(new EngineError("training_failed", "nan"))).toBeUndefined();
     expect(translateError(new PolicyStoreError("unknown_model", "gone"))).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { TrainingError } from "@pricing/engine";
+import { EngineError } from "@pricing/engine";
 import { ApiError } from "@pricing/http-adapter";
 import {
   ApprovedModelStaleError,
@@ -22,7 +22,7 @@ export function translateError(error: unknown): ApiError | undefined {
       cause: error,
     });
   }
-  if (error instanceof TrainingError && error.code === "insufficient_history") {
+  if (error instanceof EngineError && error.code === "insufficient_history") {
     return new ApiError("insufficient_history", error.message, { cause: error });
   }
   if (error instanceof ModelIdStaleError) return new ApiError("model_id_stale", undefined, { cause: error });

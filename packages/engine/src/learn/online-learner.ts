@@ -1,6 +1,8 @@
 import seedrandom from "seedrandom";
 import { addDays, dateToMs, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
+import { insideGuardrailsOnly } from "../base/guardrails.js";
+import { nearestPriceIndex } from "../base/nearest-price.js";
 import {
   type FittedDemand,
   type FittedProduct,
@@ -9,8 +11,6 @@ import {
   levelOn,
   type ProductHint,
 } from "../demand/fit-demand.js";
-import type { SalesRow } from "../market/generate-market.js";
-import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import {
@@ -19,6 +19,9 @@ import {
   expectedDemand,
   overdispersionOf,
 } from "../problem/sales-distribution.js";
+import { sampleGamma, sampleNormal, type Uniform } from "../random/random-draws.js";
+import { leavesRange, priceRange } from "../sales/observed-range.js";
+import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
   drawEdgeElasticity,
   type EdgeLines,
@@ -28,7 +31,7 @@ import {
 } from "./edge-extrapolation.js";
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
-import { parameterSd, sampleGamma, sampleNormal } from "./posterior-draws.js";
+import { parameterSd } from "./posterior-draws.js";
 
 export interface OnlineLearnerInput {
   /** Sales history before `today`, every product's rows (the learner's own prices' sales included). */
@@ -151,9 +154,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const fitted = fit.products.get(id);
     if (fitted === undefined) return null;
     const distribution = lawOf(fitted);
-    const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
-      (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
-    );
+    const grid = insideGuardrailsOnly(input.grids?.get(id) ?? state.setup.prices, state);
     if (grid.length === 0) return null;
     const history = rows.get(id) ?? [];
     const priceDays = new Map<number, number>();
@@ -222,7 +223,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     price: number,
     promoted?: number,
   ): LearnedUnits => {
-    const k = nearestIndex(belief.prices, price);
+    const k = nearestPriceIndex(belief.prices, price);
     const g = belief.posterior[k];
     const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
     const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
@@ -292,9 +293,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
             : mean;
       const price = prices[sampled] ?? state.product.base_price;
       const units = unitsOf(belief, state, date, stock, price);
-      const observed = [...priceDays.keys()];
-      const outside =
-        observed.length > 0 && (price < Math.min(...observed) - 1e-9 || price > Math.max(...observed) + 1e-9);
+      const observed = priceRange(priceDays.keys());
+      const outside = observed !== null && leavesRange(price, observed);
       return { price, ...units, exploratory: sampled !== mean || outside };
     },
   };
@@ -351,7 +351,7 @@ interface DayEvidence {
 function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence[] {
   const out: DayEvidence[] = [];
   for (const r of history) {
-    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
+    if (isStockOutDay(r)) continue;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     const volume =
       (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
@@ -439,26 +439,13 @@ function salesByGridPrice(
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
   for (const d of days) {
     if (d.price < first - halfStep || d.price > last + halfStep) continue;
-    const k = nearestIndex(prices, d.price);
+    const k = nearestPriceIndex(prices, d.price);
     const p = prices[k];
     const b = blocks[k];
     if (p === undefined || b === undefined) continue;
     addDay(b, d, d.volume * (d.price / p) ** -fitted.elasticity);
   }
   return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
-}
-
-/** The index of the price in `prices` (ascending) nearest `price`, the lower one on a tie. */
-function nearestIndex(prices: readonly number[], price: number): number {
-  let lo = 0;
-  let hi = prices.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((prices[mid] ?? 0) < price) lo = mid + 1;
-    else hi = mid;
-  }
-  const below = prices[lo - 1];
-  return below !== undefined && price - below <= (prices[lo] ?? 0) - price ? lo - 1 : lo;
 }
 
 /**

@@ -11,6 +11,11 @@ export interface TaskRetry {
   backoff: boolean;
 }
 
+/** The operator's retry settings (`PRICING_JOB_RETRY_LIMIT`, `PRICING_JOB_RETRY_DELAY_SECONDS`), doubled each time. */
+export function configuredRetry(settings: PricingSettings): TaskRetry {
+  return { limit: settings.jobRetryLimit, delaySeconds: settings.jobRetryDelaySeconds, backoff: true };
+}
+
 /**
  * What one attempt of a task came to: the queue decides from this alone whether another attempt follows (a task
  * never signals it with an exception or an HTTP code). `retry` on the last attempt ends the job; the task has

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TrainingError } from "@pricing/engine";
+import { EngineError } from "@pricing/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createServerContext, type ServerContext } from "../context.js";
@@ -30,7 +30,7 @@ describe("train-company job", () => {
 
   it("lets the engine's insufficient_history through (the translator's 422) and releases the slot", async () => {
     const error = await trainCompany(ctx, { companyId: "bare", autoApprove: false }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TrainingError);
+    expect(error).toBeInstanceOf(EngineError);
     expect(translateError(error)).toMatchObject({ code: "insufficient_history", statusCode: 422 });
     expect(ctx.training.isTraining("bare")).toBe(false);
     expect((await ctx.policies.store.getSlots("bare")).latest).toBeNull();

@@ -3,7 +3,7 @@ import { ulid } from "ulid";
 import { z } from "zod";
 import type { CompanyRow } from "../../db/schema.js";
 import { runCompanyNightly } from "../nightly-batch.js";
-import { DONE, type Task } from "../task.js";
+import { configuredRetry, DONE, type Task } from "../task.js";
 
 const nightlyCompanyPayload = z.object({
   batchId: z.string().min(1),
@@ -21,11 +21,7 @@ export type NightlyCompanyPayload = z.infer<typeof nightlyCompanyPayload>;
 export const nightlyCompanyTask: Task<NightlyCompanyPayload> = {
   name: "nightly-company",
   payload: nightlyCompanyPayload,
-  retry: (settings) => ({
-    limit: settings.jobRetryLimit,
-    delaySeconds: settings.jobRetryDelaySeconds,
-    backoff: true,
-  }),
+  retry: configuredRetry,
   runners: "each-worker",
   async run(payload, { ctx, jobId, retryCount, signal }) {
     const company = await ctx.repositories.companies.get(payload.companyId);

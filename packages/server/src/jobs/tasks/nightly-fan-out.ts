@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { latestFiring } from "../batch-catch-up.js";
-import { DONE, type Task } from "../task.js";
+import { configuredRetry, DONE, type Task } from "../task.js";
 import { nightlyCompanyJobs, nightlyCompanyTask } from "./nightly-company.js";
 
 const nightlyFanOutPayload = z.object({});
@@ -12,11 +12,7 @@ const nightlyFanOutPayload = z.object({});
 export const nightlyFanOutTask: Task<z.infer<typeof nightlyFanOutPayload>> = {
   name: "nightly-batch",
   payload: nightlyFanOutPayload,
-  retry: (settings) => ({
-    limit: settings.jobRetryLimit,
-    delaySeconds: settings.jobRetryDelaySeconds,
-    backoff: true,
-  }),
+  retry: configuredRetry,
   runners: "one",
   async run(_payload, { ctx, queue, queuedAt }) {
     // The firing this job was sent for (the queue sends it within seconds of the cron's time).

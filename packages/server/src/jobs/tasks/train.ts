@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { runTrainOperation } from "../../training/train-operation.js";
-import { DONE, type Task } from "../task.js";
+import { configuredRetry, DONE, type Task } from "../task.js";
 
 const trainPayload = z.object({ operationId: z.string().min(1) });
 
@@ -13,17 +13,17 @@ export type TrainPayload = z.infer<typeof trainPayload>;
 export const trainTask: Task<TrainPayload> = {
   name: "train",
   payload: trainPayload,
-  retry: (settings) => ({
-    limit: settings.jobRetryLimit,
-    delaySeconds: settings.jobRetryDelaySeconds,
-    backoff: true,
-  }),
+  retry: configuredRetry,
   runners: "each-worker",
   async run({ operationId }, { ctx, jobId, retryCount, final }) {
     const fields = { operation_id: operationId, job_id: jobId };
     ctx.logger.info({ ...fields, retry: retryCount }, "training job started");
     const outcome = await runTrainOperation(ctx, operationId, { final });
+    if (outcome.status === "retry") {
+      ctx.logger.warn({ ...fields, reason: outcome.reason }, "training job failed");
+      return { status: "retry", reason: outcome.reason };
+    }
     ctx.logger.info({ ...fields, status: outcome.status }, "training job finished");
-    return outcome.status === "retry" ? { status: "retry", reason: outcome.reason } : DONE;
+    return DONE;
   },
 };
