@@ -98,6 +98,65 @@ describe.skipIf(!browserAvailable)("the operator console in a browser", () => {
     expect(curve.units.filter((u) => u !== null).length).toBeGreaterThan(5);
   });
 
+  it("draws a partner's pinned price and the run's 30-day lowest price on the price path", async () => {
+    const product = (await page.getAttribute("#price-path", "data-product")) ?? "";
+    const read = async () =>
+      (
+        (await (
+          await h.get(`/public/v1/v2/recommendations?company_id=${COMPANY}&product_id=${product}`, token)
+        ).json()) as {
+          recommendations: {
+            date: string;
+            price: number;
+            rule_price: number;
+            lowest_price_30d: number | null;
+          }[];
+        }
+      ).recommendations;
+    const before = await read();
+    // A price the run or its rule charges is printable and inside the guardrails: pinned on a day it is not charged.
+    const charged = [...new Set(before.flatMap((r) => [r.price, r.rule_price]))];
+    const day = before.find((r, i) => i >= 2 && charged.some((p) => p !== r.price));
+    const pin = charged.find((p) => p !== day?.price);
+    if (day === undefined || pin === undefined) throw new Error("the run and its rule charge one price");
+    const res = await h.post("/public/v1/v2/overrides?recompute=true", token, {
+      company_id: COMPANY,
+      product_id: product,
+      start_date: day.date,
+      end_date: day.date,
+      price: pin,
+    });
+    expect(res.status).toBe(200);
+    const after = await read();
+    expect(after.find((r) => r.date === day.date)?.price).toBe(pin);
+
+    await page.goto(`${consoleUrl}/companies/${COMPANY}?product=${encodeURIComponent(product)}`);
+    await page.waitForSelector("#price-path[data-drawn=true]");
+    const drawn = await page.evaluate(() => {
+      const chart = (
+        globalThis as unknown as {
+          consoleCharts: { pricePath: { data: (number | null)[][]; series: { label?: string }[] } };
+        }
+      ).consoleCharts.pricePath;
+      const column = (label: string) => chart.data[chart.series.findIndex((s) => s.label === label)] ?? [];
+      const dates = (chart.data[0] ?? []).map((d) => new Date((d ?? 0) * 1000).toISOString().slice(0, 10));
+      const byDate = (values: (number | null)[]) =>
+        dates.flatMap((date, i) => (values[i] == null ? [] : [[date, values[i]]]));
+      return {
+        pinned: byDate(column("Override: pinned price")),
+        lowest: byDate(column("Lowest price, 30 days before")),
+        recommended: byDate(column("Recommended")),
+      };
+    });
+    expect(drawn.pinned).toEqual([[day.date, pin]]);
+    expect(drawn.recommended).toEqual(after.map((r) => [r.date, r.price]));
+    expect(after.some((r) => r.lowest_price_30d !== null)).toBe(true);
+    expect(drawn.lowest).toEqual(
+      after.flatMap((r) => (r.lowest_price_30d === null ? [] : [[r.date, r.lowest_price_30d]])),
+    );
+    expect(await page.textContent("#overrides tbody")).toContain(String(pin));
+  });
+
   it("changes a setting after the operator confirms it, recorded with the operator's name", async () => {
     await page.selectOption("#settings-form select[name=exploration]", "free");
     await page.click("#settings-form button[type=submit]");
@@ -112,6 +171,25 @@ describe.skipIf(!browserAvailable)("the operator console in a browser", () => {
       new: "free",
       by: "console:alice",
     });
+  });
+
+  it("changes the price endings from their field, and shows a refusal without changing them", async () => {
+    await page.fill("#settings-form input[name=price_endings]", ".99");
+    await page.click("#settings-form button[type=submit]");
+    await page.waitForSelector("#settings-status[data-kind=ok]");
+    expect(await page.textContent("#settings-status")).toContain('price_endings [] → [".99"]');
+    expect(await page.inputValue("#settings-form input[name=price_endings]")).toBe(".99");
+    expect((await h.ctx.repositories.companies.get(COMPANY))?.price_endings).toBe(`[".99"]`);
+    const { events } = await h.ctx.repositories.companies.events(COMPANY, 5);
+    expect(events[0]).toMatchObject({ field: "price_endings", old: [], new: [".99"], by: "console:alice" });
+
+    const eventsBefore = (await h.ctx.repositories.companies.events(COMPANY, 1)).total;
+    await page.fill("#settings-form input[name=price_endings]", ".9x");
+    await page.click("#settings-form button[type=submit]");
+    await page.waitForSelector("#settings-status[data-kind=error]");
+    expect(await page.textContent("#settings-status")).toContain("Refused: 400");
+    expect((await h.ctx.repositories.companies.get(COMPANY))?.price_endings).toBe(`[".99"]`);
+    expect((await h.ctx.repositories.companies.events(COMPANY, 1)).total).toBe(eventsBefore);
   });
 
   it("promotes the latest model", async () => {

@@ -4,10 +4,12 @@
  * optimum (the season's expected value under the true model).
  *
  *   pnpm bench:closed-loop [--quick] [--suite default|ferreira|real] [--scenario FILE ...] [--only NAME,...]
- *                          [--policy NAME,...] [--seeds N] [--json FILE]
+ *                          [--policy NAME,...] [--seeds N] [--json FILE] [--endings .99]
  *
  * `--suite ferreira` is the acceptance run on Ferreira's market (T 100/500/1000, alpha .25/.5, 200 seeds);
- * `--suite real` the five markets shaped from Complete Journey products (10 seeds).
+ * `--suite real` the five markets shaped from Complete Journey products (10 seeds). `--endings .99,.49` plays every
+ * market with those price endings (DESIGN §11: grids and history hold only printable prices; a product with its own
+ * price list keeps it), scored against the exact optimum on its printable grid.
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -96,8 +98,10 @@ async function main(): Promise<void> {
       policy: { type: "string", multiple: true },
       seeds: { type: "string" },
       json: { type: "string" },
+      endings: { type: "string", default: "none" },
     },
   });
+  const endings = values.endings === "none" ? [] : (values.endings ?? "").split(",");
   const quick = values.quick ?? false;
   const suite = suiteOf(values.suite ?? "default", quick);
   const loaded = values.scenario?.length
@@ -110,7 +114,9 @@ async function main(): Promise<void> {
       `unknown scenario ${missing.join(", ")}; known: ${loaded.map((s) => s.scenario.name).join(", ")}`,
     );
   }
-  const scenarios = onlyNames ? loaded.filter((s) => onlyNames.includes(s.scenario.name)) : loaded;
+  const scenarios = (onlyNames ? loaded.filter((s) => onlyNames.includes(s.scenario.name)) : loaded).map(
+    (s) => (endings.length === 0 ? s : { ...s, scenario: { ...s.scenario, price_endings: endings } }),
+  );
   const all: ClosedLoopPolicy[] = [
     rulePolicy,
     offlinePolicy(),
@@ -141,7 +147,8 @@ async function main(): Promise<void> {
   console.log(renderLoopTable(results));
   console.log(
     `\n${results.length} scenarios, ${policies.length} policies, closed_loop priced by runPlanJob, refitted daily, ` +
-      `${((performance.now() - started) / 1000).toFixed(1)} s total${quick ? " (quick)" : ""}`,
+      `${((performance.now() - started) / 1000).toFixed(1)} s total${quick ? " (quick)" : ""}` +
+      (endings.length === 0 ? "" : `, price endings ${endings.join(",")}`),
   );
   if (values.json) writeFileSync(values.json, `${JSON.stringify(toLoopJson(results), null, 2)}\n`);
 }

@@ -7,7 +7,10 @@
  *
  * Then the printable table (DESIGN §11): each scenario again with its catalogue grids restricted to `--endings`
  * (default .99), the exact optimum on that printable grid against the unconstrained one, and the
- * `--printable-policy` runners (default dp_on_estimate and rule) trained and scored on it; `--endings none` skips it.
+ * `--printable-policy` runners (default dp_on_estimate, rule, rl and rl_cautious) trained and scored on it; `--endings
+ * none` skips it. The gate of DESIGN §11 is each runner's cost beyond the endings' floor: the floor (the exact
+ * optimum on the printable grid against the unconstrained one) is what no printable policy inside the guardrails
+ * avoids, e.g. an optimum on an unprintable guardrail (unlimited-stock: 10.00, the nearest .99 inside is 10.99).
  * `--only` keeps the scenarios (built-in or from files) with these names.
  */
 import { writeFileSync } from "node:fs";
@@ -31,7 +34,7 @@ async function main(): Promise<void> {
       policy: { type: "string", multiple: true },
       only: { type: "string", multiple: true },
       endings: { type: "string", default: ".99" },
-      "printable-policy": { type: "string", default: "dp_on_estimate,rule" },
+      "printable-policy": { type: "string", default: "dp_on_estimate,rule,rl,rl_cautious" },
     },
   });
   const quick = values.quick ?? false;
@@ -78,8 +81,20 @@ async function main(): Promise<void> {
     }
     console.log(`\nPrintable prices (${endings.join(", ")} endings):\n`);
     console.log(renderPrintableTable(printable));
-    const worst = Math.max(...printable.map((r) => r.costPp));
-    console.log(`\nlargest cost of printable prices: ${fmt(worst, 3)} pp of the optimum`);
+    const floor = printable.reduce((a, r) => (r.costPp > a.costPp ? r : a));
+    console.log(
+      `\nlargest endings' floor (printable optimum against the optimum): ${fmt(floor.costPp, 3)} pp (${floor.scenario})`,
+    );
+    const beyond = printable.flatMap((r) =>
+      r.rows.flatMap((row) => (row.beyondFloorPp === null ? [] : [{ scenario: r.scenario, ...row }])),
+    );
+    if (beyond.length > 0) {
+      const worst = beyond.reduce((a, r) => ((r.beyondFloorPp ?? 0) > (a.beyondFloorPp ?? 0) ? r : a));
+      console.log(
+        `largest cost of printable prices beyond the floor: ${fmt(worst.beyondFloorPp ?? 0, 3)} pp ` +
+          `(${worst.policy}, ${worst.scenario}; target <= 1 pp)`,
+      );
+    }
   }
   if (values.json) writeFileSync(values.json, `${JSON.stringify(toJson(results), null, 2)}\n`);
   const dumpDir = values["dump-policy"];

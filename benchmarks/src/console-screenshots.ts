@@ -1,13 +1,15 @@
 /**
  * Screenshots of every console page, for docs/console/ (docs/console.md shows them): the demo's two companies on a fixed
- * day, one settings change, one trained model waiting in `latest` and one saved backtest, in headless Chromium.
+ * day, one settings change, one trained model waiting in `latest`, one saved backtest and a partner's pin and
+ * narrowing on the first product of demo-grocer (in its latest run), in headless Chromium.
  *
  *   pnpm console:screenshots [--out docs/console]
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { runBacktest, seedDemo, trainModel, updateCompanySettings } from "@pricing/server";
+import { addDays } from "@pricing/engine";
+import { createOverrides, runBacktest, seedDemo, trainModel, updateCompanySettings } from "@pricing/server";
 import { logIn, startConsoleFixture } from "./console-fixture.js";
 import { launchChromium } from "./headless-chromium.js";
 
@@ -16,8 +18,9 @@ const { values: args } = parseArgs({ options: { out: { type: "string", default: 
 const out = path.resolve(ROOT, args.out);
 mkdirSync(out, { recursive: true });
 
+const TODAY = "2026-03-10";
 const fixture = await startConsoleFixture({
-  now: "2026-03-10T09:00:00Z",
+  now: `${TODAY}T09:00:00Z`,
   pricing: { trainSeconds: 3 },
   seed: async (ctx) => {
     await seedDemo(ctx);
@@ -27,6 +30,33 @@ const fixture = await startConsoleFixture({
       ctx,
       { company_id: "demo-grocer", from: "2026-02-10", save: true },
       { by: "console:alice" },
+    );
+    const [first] = await ctx.repositories.products.listByCompany("demo-grocer");
+    if (first === undefined) throw new Error("demo-grocer has no products");
+    const cents = (x: number) => Math.round(x * 100) / 100;
+    await createOverrides(
+      ctx,
+      {
+        company_id: "demo-grocer",
+        overrides: [
+          {
+            product_id: first.product_id,
+            start_date: addDays(TODAY, 3),
+            end_date: addDays(TODAY, 4),
+            price: cents(first.base_price * 1.1),
+            note: "flyer price",
+          },
+          {
+            product_id: first.product_id,
+            start_date: addDays(TODAY, 8),
+            end_date: addDays(TODAY, 10),
+            max_price: cents(first.base_price * 0.9),
+            note: "supplier deal",
+          },
+        ],
+      },
+      { recompute: true },
+      "operator",
     );
   },
 });

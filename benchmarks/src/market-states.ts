@@ -7,12 +7,16 @@ import {
   productState,
 } from "@pricing/engine";
 
-/** A scenario product as the catalogue would hold it on the scenario's start date (its season: the horizon). */
+/**
+ * A scenario product as the catalogue would hold it on the scenario's start date (its season: the horizon), in the
+ * scenario's currency and with its price endings (DESIGN §11), so the plan's grid is the market's printable one.
+ */
 export function catalogProductOf(market: Market, product: MarketProduct): CatalogProduct {
   const { setup } = product;
   return {
     product_id: product.productId,
-    currency: "EUR",
+    currency: market.scenario.currency,
+    price_endings: market.scenario.price_endings.length === 0 ? null : market.scenario.price_endings,
     base_price: product.referencePrice,
     unit_cost: product.unitCost,
     min_price: setup.minPrice,

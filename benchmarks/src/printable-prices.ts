@@ -21,6 +21,11 @@ export interface PrintableResult {
     readonly pctOfOptimum: number;
     /** The same runner's % of the optimum on the unconstrained market less this: what printing cost it, in points. */
     readonly policyCostPp: number | null;
+    /**
+     * The same runner's % of the optimum on the unconstrained market less its % of the printable optimum here: what
+     * printing cost it beyond the endings' floor (`costPp`, which no printable policy avoids), in points.
+     */
+    readonly beyondFloorPp: number | null;
     readonly violations: number;
   }[];
 }
@@ -55,6 +60,10 @@ export async function printableScenario(
         const free = options.freePct.get(r.policy);
         return free === undefined ? null : free - (100 * r.value) / optimum;
       })(),
+      beyondFloorPp: (() => {
+        const free = options.freePct.get(r.policy);
+        return free === undefined ? null : free - r.pctOfOptimum;
+      })(),
       violations: r.violations,
     })),
   };
@@ -64,15 +73,16 @@ export async function printableScenario(
 export function renderPrintableTable(results: readonly PrintableResult[]): string {
   const f = (x: number, d = 2) => x.toFixed(d);
   const lines = [
-    `| scenario | endings | optimum | printable optimum | cost of printing (pp) | policy | % of printable optimum | % of optimum | policy's cost of printing (pp) | violations |`,
-    "|---|---|---:|---:|---:|---|---:|---:|---:|---:|",
+    `| scenario | endings | optimum | printable optimum | cost of printing (pp) | policy | % of printable optimum | % of optimum | policy's cost of printing (pp) | beyond the floor (pp) | violations |`,
+    "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
   ];
   for (const r of results) {
     for (const row of r.rows) {
       lines.push(
         `| ${r.scenario} | ${r.endings.join(",")} | ${f(r.optimum)} | ${f(r.printableOptimum)} | ${f(r.costPp, 3)} | ` +
           `${row.policy} | ${f(row.pctOfPrintableOptimum)} | ${f(row.pctOfOptimum)} | ` +
-          `${row.policyCostPp === null ? "-" : f(row.policyCostPp, 3)} | ${row.violations} |`,
+          `${row.policyCostPp === null ? "-" : f(row.policyCostPp, 3)} | ` +
+          `${row.beyondFloorPp === null ? "-" : f(row.beyondFloorPp, 3)} | ${row.violations} |`,
       );
     }
   }

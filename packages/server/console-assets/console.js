@@ -20,6 +20,10 @@ const COLORS = {
   observed: "#3b4252",
   observedRange: "rgba(26, 127, 90, 0.08)",
   today: "rgba(59, 66, 82, 0.45)",
+  lowest: "#b03a48",
+  pin: "#d4a017",
+  range: "rgba(212, 160, 23, 0.7)",
+  rangeFill: "rgba(212, 160, 23, 0.12)",
 };
 
 function pageData() {
@@ -66,8 +70,32 @@ function columnOf(xs, rows, value) {
   });
 }
 
-function drawPricePath(element, path) {
-  const dates = [...new Set([...path.history.map((h) => h.date), ...path.run.map((r) => r.date)])].sort();
+/** Every `YYYY-MM-DD` from `from` to `to`, both included. */
+function daysBetween(from, to) {
+  const days = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/**
+ * The price path: sold prices and units, then the run's recommended and rule prices with the units band, and where
+ * they exist the run's 30-day lowest price and the product's overrides (a pin's price, a narrowing's bounds) from
+ * the first day shown to the run's last day (or today), and the days the run priced by a pin. Series without a value are left out, not drawn empty.
+ */
+function drawPricePath(element, path, today) {
+  const shown = [...path.history.map((h) => h.date), ...path.run.map((r) => r.date)].sort();
+  const first = shown[0] ?? today;
+  const last = [shown[shown.length - 1] ?? today, today].sort()[1];
+  const overrideOf = new Map();
+  for (const o of path.overrides) {
+    // ISO dates compare as text: the later start and the earlier end.
+    const from = [o.start_date, first].sort()[1];
+    const to = [o.end_date, last].sort()[0];
+    if (from <= to) for (const day of daysBetween(from, to)) overrideOf.set(day, o);
+  }
+  const dates = [...new Set([...shown, ...overrideOf.keys()])].sort();
   const sold = new Map(path.history.map((h) => [h.date, h]));
   const run = new Map(path.run.map((r) => [r.date, r]));
   const column = (days, value) => columnOf(dates, days, value);
@@ -81,6 +109,65 @@ function drawPricePath(element, path) {
     column(run, (r) => r.expected_units_p10),
     column(run, (r) => r.expected_units_p90),
   ];
+  const series = [
+    {},
+    { label: "Price sold at", scale: "price", stroke: COLORS.sold, width: 1.5 },
+    { label: "Recommended", scale: "price", stroke: COLORS.recommended, width: 2.5 },
+    { label: "Rule", scale: "price", stroke: COLORS.rule, width: 1.5, dash: [6, 4] },
+    {
+      label: "Units sold",
+      scale: "units",
+      stroke: COLORS.units,
+      width: 0,
+      paths: () => null,
+      points: { show: true, size: 4, fill: COLORS.units },
+    },
+    { label: "Expected units", scale: "units", stroke: COLORS.expected, width: 1.5 },
+    { label: "Units p10", scale: "units", stroke: COLORS.bandEdge, width: 1 },
+    { label: "Units p90", scale: "units", stroke: COLORS.bandEdge, width: 1 },
+  ];
+  const bands = [{ series: [7, 6], fill: COLORS.band }];
+  /** Adds a series where some day has a value; returns its index, or null. */
+  const optional = (values, options) => {
+    if (values.every((v) => v === null)) return null;
+    data.push(values);
+    series.push(options);
+    return series.length - 1;
+  };
+  optional(
+    column(run, (r) => r.lowest_price_30d),
+    {
+      label: "Lowest price, 30 days before",
+      scale: "price",
+      stroke: COLORS.lowest,
+      width: 2,
+      dash: [3, 3],
+    },
+  );
+  // A day the run priced by a pin shows it even after its override was removed; stored pins show before a run.
+  optional(
+    dates.map((date) =>
+      run.get(date)?.source === "override" ? run.get(date).price : (overrideOf.get(date)?.price ?? null),
+    ),
+    {
+      label: "Override: pinned price",
+      scale: "price",
+      stroke: COLORS.pin,
+      width: 0,
+      paths: () => null,
+      points: { show: true, size: 8, fill: COLORS.pin },
+    },
+  );
+  const rangeMax = optional(
+    column(overrideOf, (o) => o.max_price),
+    { label: "Override: max price", scale: "price", stroke: COLORS.range, width: 2.5 },
+  );
+  const rangeMin = optional(
+    column(overrideOf, (o) => o.min_price),
+    { label: "Override: min price", scale: "price", stroke: COLORS.range, width: 2.5 },
+  );
+  if (rangeMax !== null && rangeMin !== null)
+    bands.push({ series: [rangeMax, rangeMin], fill: COLORS.rangeFill });
   const firstRunDay = path.run.length > 0 ? dayOf(path.run[0].date) : null;
   const options = {
     width: widthOf(element),
@@ -90,24 +177,8 @@ function drawPricePath(element, path) {
       price: { auto: true },
       units: { auto: true, range: (_u, _min, max) => [0, max * 1.1 || 1] },
     },
-    series: [
-      {},
-      { label: "Price sold at", scale: "price", stroke: COLORS.sold, width: 1.5 },
-      { label: "Recommended", scale: "price", stroke: COLORS.recommended, width: 2.5 },
-      { label: "Rule", scale: "price", stroke: COLORS.rule, width: 1.5, dash: [6, 4] },
-      {
-        label: "Units sold",
-        scale: "units",
-        stroke: COLORS.units,
-        width: 0,
-        paths: () => null,
-        points: { show: true, size: 4, fill: COLORS.units },
-      },
-      { label: "Expected units", scale: "units", stroke: COLORS.expected, width: 1.5 },
-      { label: "Units p10", scale: "units", stroke: COLORS.bandEdge, width: 1 },
-      { label: "Units p90", scale: "units", stroke: COLORS.bandEdge, width: 1 },
-    ],
-    bands: [{ series: [7, 6], fill: COLORS.band }],
+    series,
+    bands,
     axes: [
       {},
       { scale: "price", label: `Price (${path.currency})` },
@@ -374,7 +445,7 @@ function startCompany(data) {
   picker?.elements.product?.addEventListener("change", () => picker.submit());
   const path = data.price_path;
   const pathElement = document.getElementById("price-path");
-  if (path !== null && pathElement !== null) drawPricePath(pathElement, path);
+  if (path !== null && pathElement !== null) drawPricePath(pathElement, path, data.company.today);
   const curveElement = document.getElementById("demand-curve");
   if (path !== null && curveElement !== null) {
     const today = path.run.find((r) => r.date === data.company.today);

@@ -105,6 +105,7 @@ export { getOperation, toOperation } from "./services/get-operation.js";
 export { listRuns } from "./services/list-runs.js";
 export { modelHistory } from "./services/model-history.js";
 export { modelReport } from "./services/model-report.js";
+export { createOverrides } from "./services/overrides.js";
 export { promoteModel } from "./services/promote-model.js";
 export { readRecommendations, readRecommendationsJson } from "./services/read-recommendations.js";
 export { rollbackModel } from "./services/rollback-model.js";

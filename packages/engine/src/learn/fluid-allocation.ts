@@ -10,7 +10,7 @@ export interface FluidInput {
   /** Expected sales a day at each price for a day of volume 1 (already capped at 1 for Bernoulli demand). */
   readonly sales: readonly number[];
   /** Volume of each selling day left, today first. */
-  readonly volumes: readonly number[];
+  readonly volumes: ArrayLike<number>;
   /** Units left; Infinity when unlimited. */
   readonly stock: number;
 }
@@ -27,23 +27,32 @@ export interface FluidChoice {
 const BISECTIONS = 40;
 
 function bestAt(input: FluidInput, bid: number, volume: number): number {
+  const { prices, sales, unitCost } = input;
   let best = 0;
   let value = Number.NEGATIVE_INFINITY;
-  input.prices.forEach((p, i) => {
-    const v = (p - input.unitCost - bid) * (input.sales[i] ?? 0) * volume;
+  for (let i = 0; i < prices.length; i++) {
+    const v = ((prices[i] ?? 0) - unitCost - bid) * (sales[i] ?? 0) * volume;
     if (v > value + 1e-12) {
       value = v;
       best = i;
     }
-  });
+  }
   return best;
 }
 
-/** Expected season sales and today's pick under bid `bid`; the days grouped by distinct volume. */
-function salesAt(input: FluidInput, bid: number, volumes: ReadonlyMap<number, number>): number {
+/** The days left grouped by distinct volume, in order of first appearance. */
+interface VolumeGroups {
+  readonly volumes: number[];
+  readonly days: number[];
+}
+
+/** Expected season sales and today's pick under bid `bid`. */
+function salesAt(input: FluidInput, bid: number, groups: VolumeGroups): number {
   let total = 0;
-  for (const [volume, days] of volumes)
-    total += (input.sales[bestAt(input, bid, volume)] ?? 0) * volume * days;
+  for (let g = 0; g < groups.volumes.length; g++) {
+    const volume = groups.volumes[g] ?? 0;
+    total += (input.sales[bestAt(input, bid, volume)] ?? 0) * volume * (groups.days[g] ?? 0);
+  }
   return total;
 }
 
@@ -52,8 +61,12 @@ export function fluidChoice(input: FluidInput): FluidChoice {
   const unbound = bestAt(input, 0, today);
   if (!Number.isFinite(input.stock))
     return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
-  const volumes = new Map<number, number>();
-  for (const v of input.volumes) volumes.set(v, (volumes.get(v) ?? 0) + 1);
+  const counts = new Map<number, number>();
+  for (let d = 0; d < input.volumes.length; d++) {
+    const v = input.volumes[d] ?? 0;
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  const volumes: VolumeGroups = { volumes: [...counts.keys()], days: [...counts.values()] };
   const free = salesAt(input, 0, volumes);
   if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   let lo = 0;

@@ -1,5 +1,5 @@
 import seedrandom from "seedrandom";
-import { addDays, dateToMs, daysBetween, weekdayOf } from "../base/calendar.js";
+import { addDays, dateToMs, dayNumber, weekdayOf, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
@@ -15,9 +15,9 @@ import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/compa
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import {
   type DemandDistribution,
-  demandPmf,
   expectedDemand,
   overdispersionOf,
+  transientDemandPmf,
 } from "../problem/sales-distribution.js";
 import { sampleGamma, sampleNormal, type Uniform } from "../random/random-draws.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
@@ -32,6 +32,7 @@ import {
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
 import { parameterSd } from "./posterior-draws.js";
+import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
 
 export interface OnlineLearnerInput {
   /** Sales history before `today`, every product's rows (the learner's own prices' sales included). */
@@ -55,12 +56,7 @@ export interface DayConditions {
   readonly promoted: number;
 }
 
-/** Expected units on a day and their 10th / 90th percentiles (parameter and sales noise), as a plan serves them. */
-export interface LearnedUnits {
-  readonly expectedUnits: number;
-  readonly unitsP10: number;
-  readonly unitsP90: number;
-}
+export type { LearnedUnits } from "./units-band.js";
 
 export interface OnlineLearner extends OnlinePricer {
   /** The demand fit the learner's posterior is centred on; a product it does not hold is priced by the rule. */
@@ -80,8 +76,8 @@ export interface OnlineLearner extends OnlinePricer {
   ): LearnedUnits | null;
 }
 
-/** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
-interface ProductBelief {
+/** One product's belief whatever the date (`onlineLearner`'s `viewOf`). */
+interface ProductView {
   readonly fitted: FittedProduct;
   /** The law of the product's daily demand (its fitted NB2 unless the input says otherwise). */
   readonly distribution: DemandDistribution;
@@ -92,10 +88,20 @@ interface ProductBelief {
   readonly priorDays: readonly number[];
   /** Gamma posterior of each price's rate at weekday volume 1. */
   readonly posterior: readonly { shape: number; rate: number }[];
-  /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
-  readonly volumes: readonly number[];
-  readonly daysLeft: number;
   readonly priceDays: ReadonlyMap<number, number>;
+  /** The lowest and highest price sold at (null without history). */
+  readonly observed: readonly [number, number] | null;
+  /** The volume of each day of the season from the plan's today (`day` 0) to its last day, once built. */
+  season: { readonly today: number; readonly last: number; readonly volumes: Float64Array } | null;
+}
+
+/** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
+interface ProductBelief extends ProductView {
+  /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
+  readonly volumes: Float64Array;
+  readonly daysLeft: number;
+  /** The date's `dayNumber`. */
+  readonly day: number;
 }
 
 /** Largest weight, in days of sales, of the fitted model as the prior of each price's own rate. */
@@ -108,8 +114,6 @@ const EXPLORE_COST = 0.03;
 const LEAVE_GAIN = 0.02;
 /** How many noise standard deviations a price's own sales must stray from the model before they set its prior weight. */
 const OWN_Z = 2;
-/** Share of the mass at p10 and at p90 counted outside the interval (0: plain quantiles). */
-const QUANTILE_END_SHARE = 0.25;
 /** Standard errors (Poisson) by which a price's rate must fall short of a higher price's before it counts as noise. */
 const OUTLIER_SE = 2;
 /** Posterior draws behind each price's p10 / p90. */
@@ -127,16 +131,24 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
   const fit = fitDemand(input.history, input.products);
   const lawOf = (fitted: FittedProduct) => input.distribution ?? fittedLaw(fitted);
-  // Each product's history as evidence, built once per learner: every date priced reads the same days.
-  const evidence = new Map<string, DayEvidence[]>();
-  const planned = new Map(
-    (input.promotions ?? []).map((p) => [`${p.product_id}\u0000${p.date}`, p.promoted]),
-  );
+  // The planned promotions by product and day number: every date priced reads them, as indices rather than strings.
+  const planned = new Map<string, Map<number, number>>();
+  for (const p of input.promotions ?? []) {
+    let days = planned.get(p.product_id);
+    if (days === undefined) {
+      days = new Map();
+      planned.set(p.product_id, days);
+    }
+    days.set(dayNumber(p.date), p.promoted);
+  }
   /** The day's rate multiplier of a known promotion: lift ^ share (1 without one). */
-  const liftOn = (fitted: FittedProduct, date: string, promoted?: number) => {
-    const share = promoted ?? planned.get(`${fitted.productId}\u0000${date}`) ?? 0;
+  const liftOn = (fitted: FittedProduct, day: number, promoted?: number) => {
+    const share = promoted ?? planned.get(fitted.productId)?.get(day) ?? 0;
     return share > 0 ? fitted.promotionLift ** Math.min(1, share) : 1;
   };
+  /** The day's weekday volume times its planned promotion's lift. */
+  const volumeOn = (fitted: FittedProduct, day: number) =>
+    (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * liftOn(fitted, day);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
     const list = rows.get(r.product_id) ?? [];
@@ -145,11 +157,21 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   }
 
   /**
-   * Everything the learner believes of one product on `date` (`day` days from the plan's today): the fit, the
-   * prices of the exploration range with their own sales, the edge lines and each price's rate posterior (Gamma, at
-   * weekday volume 1). Null for a product the fit does not hold or without a price inside its guardrails.
+   * What the learner believes of one product whatever the date: the fit, the prices of the exploration range with
+   * their own sales, the edge lines and each price's rate posterior (Gamma, at weekday volume 1). Null for a product
+   * the fit does not hold or without a price inside its guardrails. The history does not change while a plan is
+   * made, so it is built once per product state, not once per date priced.
    */
-  const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
+  const products = new WeakMap<ProductState, ProductView | null>();
+  const viewOf = (state: ProductState): ProductView | null => {
+    let view = products.get(state);
+    if (view === undefined) {
+      view = productView(state);
+      products.set(state, view);
+    }
+    return view;
+  };
+  const productView = (state: ProductState): ProductView | null => {
     const id = state.product.product_id;
     const fitted = fit.products.get(id);
     if (fitted === undefined) return null;
@@ -163,11 +185,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const price = roundToMinor(r.price, currency);
       priceDays.set(price, (priceDays.get(price) ?? 0) + 1);
     }
-    let days = evidence.get(id);
-    if (days === undefined) {
-      days = evidenceOf(fitted, history);
-      evidence.set(id, days);
-    }
+    const days = evidenceOf(fitted, history);
     const alpha = overdispersionOf(distribution);
     const gridSales = salesByGridPrice(fitted, grid, days, alpha);
     const confirmed = (price: number) => {
@@ -184,12 +202,6 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       elasticity: fitted.elasticity,
       stdError: fitted.stdErrors.elasticity,
     });
-    // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
-    const daysLeft = daysBetween(date, seasonLastDay(state, addDays(date, -day))) + 1;
-    const volumes = Array.from({ length: Math.max(1, daysLeft) }, (_, d) => {
-      const day = addDays(date, d);
-      return (fitted.weekdayFactors[weekdayOf(day)] ?? 1) * liftOn(fitted, day);
-    });
     const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
     const posterior = prices.map((p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
@@ -202,10 +214,38 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       edges,
       priorDays,
       posterior,
-      volumes,
-      daysLeft,
       priceDays,
+      observed: priceRange(priceDays.keys()),
+      season: null,
     };
+  };
+
+  /**
+   * Everything the learner believes of one product on `date` (`day` days from the plan's today): its view, and the
+   * volume of each day left in the season from `date`. The volumes of the season from the plan's today are built
+   * once; a later date reads the tail of them.
+   */
+  const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
+    const view = viewOf(state);
+    if (view === null) return null;
+    const at = dayNumber(date);
+    const today = at - day;
+    let season = view.season;
+    if (season === null || season.today !== today) {
+      // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
+      const last = dayNumber(seasonLastDay(state, addDays(date, -day)));
+      const volumes = Float64Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
+        volumeOn(view.fitted, today + d),
+      );
+      season = { today, last, volumes };
+      view.season = season;
+    }
+    const daysLeft = season.last - at + 1;
+    const volumes =
+      daysLeft >= 1 && at >= today
+        ? season.volumes.subarray(at - today)
+        : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
+    return { ...view, volumes, daysLeft, day: at };
   };
 
   /**
@@ -229,7 +269,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
     const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
     const volume =
-      (belief.fitted.weekdayFactors[weekdayOf(date)] ?? 1) * liftOn(belief.fitted, date, promoted);
+      (belief.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
+      liftOn(belief.fitted, belief.day, promoted);
     return unitsQuantiles(rng, moved, volume, stock, belief.distribution, belief.fitted.level.strayVariance);
   };
 
@@ -249,18 +290,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     priceOn(state: ProductState, date: string, day: number, stock: number): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const {
-        fitted,
-        distribution,
-        prices,
-        byPrice,
-        edges,
-        priorDays,
-        posterior,
-        volumes,
-        daysLeft,
-        priceDays,
-      } = belief;
+      const { fitted, distribution, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft } =
+        belief;
       const id = state.product.product_id;
       const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
@@ -293,8 +324,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
             : mean;
       const price = prices[sampled] ?? state.product.base_price;
       const units = unitsOf(belief, state, date, stock, price);
-      const observed = priceRange(priceDays.keys());
-      const outside = observed !== null && leavesRange(price, observed);
+      const outside = belief.observed !== null && leavesRange(price, belief.observed);
       return { price, ...units, exploratory: sampled !== mean || outside };
     },
   };
@@ -616,16 +646,56 @@ function unitsQuantiles(
   stray: number,
 ): LearnedUnits {
   if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
-  const mass: number[] = [];
+  // min(D, stock) counts at `stock` only where the stock is whole: a plan rolls its stock forward by expected
+  // units, and a fractional stock's sold-out mass is left out of the interval, as it always was (the digests of
+  // learning-plan-golden pin it; a change of the band's model is a change of those digests).
+  const capAt = Number.isInteger(stock) ? stock : -1;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
     const week = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
-    const pmf = demandPmf(distribution, volume * week * sampleGamma(rng, posterior.shape, posterior.rate));
-    pmf.probs.forEach((p, j) => {
-      const units = Math.min(stock, pmf.first + j);
-      mass[units] = (mass[units] ?? 0) + p / QUANTILE_DRAWS;
-    });
+    drawnRates[k] = volume * week * sampleGamma(rng, posterior.shape, posterior.rate);
   }
-  return unitsInterval(mass);
+  const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock);
+  if (band !== null) return band;
+  let size = 0;
+  for (let k = 0; k < QUANTILE_DRAWS; k++) {
+    const { first, probs } = transientDemandPmf(distribution, drawnRates[k] ?? 0);
+    for (let j = 0; j < probs.length; j++) {
+      let units = first + j;
+      if (units >= stock) {
+        if (capAt < 0) break;
+        units = capAt;
+      }
+      if (units >= size) {
+        ensureMass(units + 1);
+        for (let u = size; u <= units; u++) massPresent[u] = 0;
+        size = units + 1;
+      }
+      if (massPresent[units] === 0) {
+        massPresent[units] = 1;
+        massScratch[units] = 0;
+      }
+      massScratch[units] = (massScratch[units] ?? 0) + (probs[j] ?? 0) / QUANTILE_DRAWS;
+    }
+  }
+  return intervalOf(massScratch, size, (units) => massPresent[units] === 1);
+}
+
+/** The rates of a band's posterior draws. */
+const drawnRates = new Float64Array(QUANTILE_DRAWS);
+
+/** The band's mixed mass by units, and which counts any draw reached (the others are no count, not zero mass). */
+let massScratch = new Float64Array(256);
+let massPresent = new Uint8Array(256);
+
+function ensureMass(size: number): void {
+  if (size <= massScratch.length) return;
+  const length = Math.max(size, 2 * massScratch.length);
+  const mass = new Float64Array(length);
+  mass.set(massScratch);
+  const present = new Uint8Array(length);
+  present.set(massPresent);
+  massScratch = mass;
+  massPresent = present;
 }
 
 /**
@@ -639,18 +709,29 @@ export function unitsInterval(mass: readonly number[]): {
   unitsP10: number;
   unitsP90: number;
 } {
+  return intervalOf(mass, mass.length, (units) => units in mass);
+}
+
+/** `unitsInterval` of the counts below `size` that are `present`. */
+function intervalOf(
+  mass: ArrayLike<number>,
+  size: number,
+  present: (units: number) => boolean,
+): LearnedUnits {
   let expected = 0;
   let cdf = 0;
   let p10 = -1;
   let p90 = -1;
-  mass.forEach((p, units) => {
+  for (let units = 0; units < size; units++) {
+    if (!present(units)) continue;
+    const p = mass[units] ?? 0;
     expected += units * p;
     const below = cdf;
     cdf += p;
     if (p10 < 0 && cdf - QUANTILE_END_SHARE * p >= 0.1) p10 = units;
     if (below + QUANTILE_END_SHARE * p <= 0.9 || p90 < 0) p90 = units;
-  });
-  const top = mass.length - 1;
+  }
+  const top = size - 1;
   return {
     expectedUnits: Math.round(expected * 10_000) / 10_000,
     unitsP10: Math.max(0, p10 < 0 ? top : p10),

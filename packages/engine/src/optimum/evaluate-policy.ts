@@ -48,6 +48,7 @@ export function evaluatePolicy(
   let units = 0;
   let revenue = 0;
   let violations = 0;
+  // By rate, not by day: a season's rates repeat with the weekday, and each pmf is built once for all of them.
   const pmfCache = new Map<number, DemandPmf>();
   /** Moves probability mass into a state of the next day (zeroed at the start of each day). */
   const carry = (state: number, amount: number): void => {
@@ -56,7 +57,6 @@ export function evaluatePolicy(
 
   for (let t = 0; t < T; t++) {
     nextProb.fill(0);
-    pmfCache.clear();
     for (let s = 0; s <= S; s++) {
       for (let prev = 0; prev < P; prev++) {
         const mass = prob[s * P + prev] ?? Number.NaN;
@@ -82,20 +82,22 @@ export function evaluatePolicy(
           carry(slot(action), mass);
           continue;
         }
-        let pmf = pmfCache.get(action);
+        let pmf = pmfCache.get(rate);
         if (!pmf) {
           pmf = demandPmf(problem, rate);
-          pmfCache.set(action, pmf);
+          pmfCache.set(rate, pmf);
         }
         const { first, probs } = pmf;
         let below = 0;
         let sold = 0;
         const kTop = Math.min(s - 1, first + probs.length - 1);
-        for (let k = first; k <= kTop; k++) {
+        // The hot loop of every evaluation: `carry` written out, state (s - k) stepping down by P.
+        const column = slot(action);
+        for (let k = first, state = (s - first) * P + column; k <= kTop; k++, state -= P) {
           const pk = probs[k - first] ?? Number.NaN;
           below += pk;
           sold += pk * k;
-          carry((s - k) * P + slot(action), mass * pk);
+          nextProb[state] = (nextProb[state] ?? 0) + mass * pk;
         }
         const tail = Math.max(0, 1 - below);
         sold += tail * s;

@@ -352,3 +352,106 @@ describe("partner overrides in the plan (DESIGN §11)", () => {
     });
   }
 });
+
+describe("plans of a trained model in 0, 2 and 3 decimal currencies (property)", () => {
+  /** One network over a JPY, an EUR and a KWD product, trained on their minor-unit grids (no endings). */
+  const TRAINED = [
+    ["JPY", 1800, [null, ["80", "9"], [".99"]]],
+    ["EUR", 12, [null, [".99"], [".49", ".99"]]],
+    ["KWD", 3.5, [null, [".990", ".500"], [".750"]]],
+  ] as const;
+  const catalog = (i: number, over: Partial<CatalogProduct> = {}): CatalogProduct => {
+    const [currency, base] = TRAINED[i] ?? TRAINED[0];
+    return {
+      product_id: `m${i}`,
+      currency,
+      base_price: base,
+      unit_cost: base / 4,
+      min_price: null,
+      max_price: null,
+      max_daily_change: null,
+      stock: 40,
+      season_end: addDays(TODAY, 11),
+      updated_at: "2026-01-01T00:00:00.000Z",
+      ...over,
+    };
+  };
+  let policy: RlPolicy;
+  beforeAll(async () => {
+    const problems = TRAINED.map(([, base], i) =>
+      buildProblem(
+        productState(catalog(i), [], TODAY, { horizonDays: 12 }).setup,
+        (_, p) => 6 * (p / base) ** -2.5,
+      ),
+    );
+    policy = await trainPolicy({
+      companyId: "shop",
+      products: trainingDataFromProblems(
+        problems,
+        Object.fromEntries(TRAINED.map(([, base], i) => [`m${i}`, base])),
+      ),
+      config: { seed: 3, stepsPerDay: 10, finalSteps: 50 },
+    });
+  }, 120_000);
+  afterAll(() => policy.dispose());
+
+  const productArb = fc.record({
+    endings: fc.integer({ min: 0, max: 2 }),
+    change: fc.option(fc.constantFrom(0.03, 0.1, 0.25), { nil: null }),
+    stock: fc.integer({ min: 5, max: 120 }),
+    historyDays: fc.integer({ min: 0, max: 20 }),
+    lastPriceShift: fc.double({ min: 0.7, max: 1.4, noNaN: true }),
+  });
+
+  it("prices with the model (and the learner over it) only printable prices inside the guardrails", () => {
+    let byModel = 0;
+    fc.assert(
+      fc.property(
+        fc.tuple(productArb, productArb, productArb),
+        fc.constantFrom("off", "cautious", "free" as const),
+        fc.boolean(),
+        (cases, exploration, online) => {
+          const built = cases.map((c, i) => {
+            const endings = TRAINED[i]?.[2][c.endings] ?? null;
+            const product = catalog(i, {
+              max_daily_change: c.change,
+              stock: c.stock,
+              price_endings: endings === null ? null : [...endings],
+            });
+            const history: SalesRow[] = Array.from({ length: c.historyDays }, (_, d) => ({
+              date: addDays(TODAY, d - c.historyDays),
+              product_id: product.product_id,
+              // Prices the endings may not print (they changed after these sales).
+              price:
+                Math.round(product.base_price * (d === c.historyDays - 1 ? c.lastPriceShift : 1) * 1000) /
+                1000,
+              units_sold: 1 + (d % 4),
+              stock_on_hand: null,
+            }));
+            return { state: productState(product, history, TODAY, { horizonDays: 12 }), history };
+          });
+          const rows = planWithLearning({
+            today: TODAY,
+            startDate: TODAY,
+            endDate: addDays(TODAY, 11),
+            products: built.map((b) => b.state),
+            active: { source: "approved", modelId: "m-1", policy },
+            history: built
+              .flatMap((b) => b.history)
+              .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
+            exploration,
+            seed: "printable-model",
+            online,
+            explain: true,
+          });
+          byModel += rows.filter((r) => r.source === "approved").length;
+          const grouped = byProduct(rows);
+          for (const { state } of built) checkRows(state, grouped.get(state.product.product_id) ?? []);
+        },
+      ),
+      { numRuns: 40, seed: 27 },
+    );
+    // The property held where the network priced, not only where the rule or the learner did.
+    expect(byModel).toBeGreaterThan(100);
+  });
+});

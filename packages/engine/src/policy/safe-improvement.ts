@@ -1,5 +1,5 @@
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
-import type { PricingProblem } from "../problem/pricing-problem.js";
+import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import { buildProblem, problemFromRates } from "../problem/problem-setup.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import type { RuleParams } from "../rule/rule-price.js";
@@ -62,6 +62,34 @@ function problemUnder(base: PricingProblem, u: DemandUncertainty | undefined, mo
     const i = index.get(price) ?? Number.NaN;
     return base.rate(day, i) * (factor[i] ?? Number.NaN);
   });
+}
+
+/**
+ * `policy`'s decisions kept by state (day, whole stock level or unlimited, previous price index): each policy is
+ * evaluated under every plausible model, which changes how likely a state is, not what the policy does in it.
+ */
+function remembered(problem: PricingProblem, policy: ProductPolicy): ProductPolicy {
+  const levels = problem.stock === null ? 1 : problem.stock + 1;
+  const previous = problem.prices.length + 1;
+  const decisions = new Map<number, number>();
+  return (day, stock, prevIndex) => {
+    const level = problem.stock !== null ? stock : stock === Number.POSITIVE_INFINITY ? 0 : -1;
+    if (
+      !Number.isInteger(level) ||
+      level < 0 ||
+      level >= levels ||
+      prevIndex < -1 ||
+      prevIndex >= previous - 1
+    )
+      return policy(day, stock, prevIndex);
+    const key = (day * levels + level) * previous + prevIndex + 1;
+    let action = decisions.get(key);
+    if (action === undefined) {
+      action = policy(day, stock, prevIndex);
+      decisions.set(key, action);
+    }
+    return action;
+  };
 }
 
 export type SafetyDecision = "rl" | "rule" | "rl_no_rule";
@@ -131,8 +159,10 @@ export function safePolicyImprovement(
     const id = m.setup.productId;
     const data = byId.get(id);
     const fitted = problemFromRates(m.setup, m.rates);
-    const rl = policy.productPolicy(id);
+    const rl = remembered(fitted, policy.productPolicy(id));
     const params = data?.ruleParams;
+    // The plausible models move the demand, not the guardrails and dates the rule prices by: one rule serves all.
+    const rule = params === undefined ? undefined : remembered(fitted, rulePolicy(fitted, params));
     const u = data?.demandUncertainty;
     const models = plausibleModels(u, z);
     let rlFitted = 0;
@@ -146,8 +176,8 @@ export function safePolicyImprovement(
       const vRl = evaluatePolicy(problem, rl).value;
       rlWorst = Math.min(rlWorst, vRl);
       if (k === 0) rlFitted = vRl;
-      if (params === undefined) continue;
-      const vRule = evaluatePolicy(problem, rulePolicy(problem, params)).value;
+      if (rule === undefined) continue;
+      const vRule = evaluatePolicy(problem, rule).value;
       ruleWorst = Math.min(ruleWorst, vRule);
       if (k === 0) ruleFitted = vRule;
       if (vRl - vRule < worstGain) {

@@ -66,7 +66,7 @@ export function demandPmf(law: DemandDistribution, rate: number): DemandPmf {
     return { first: 0, probs: Float64Array.of(1 - q, q) };
   }
   const alpha = overdispersionOf(law);
-  if (alpha > 0) return negativeBinomialPmf(rate, alpha);
+  if (alpha > 0) return negativeBinomialPmf(rate, alpha, true);
   const spread = TAIL_SIGMAS * Math.sqrt(rate) + 6;
   const first = Math.max(0, Math.floor(rate - spread));
   const last = Math.ceil(rate + spread);
@@ -79,38 +79,87 @@ export function demandPmf(law: DemandDistribution, rate: number): DemandPmf {
 /** Relative size, against the largest term, below which the negative binomial's tail terms are dropped. */
 const NB_TAIL = 1e-17;
 
+const LOG_NB_TAIL = Math.log(NB_TAIL);
+
+/**
+ * log((k + r) / (k + 1)) for k = 0, 1, ... by r: the terms' ratios depend on the law alone, not the rate, and a
+ * plan builds thousands of pmfs of each product's law. Bounded: cleared when it holds `RATIO_LAWS` laws.
+ */
+const logRatios = new Map<number, Float64Array>();
+const RATIO_LAWS = 512;
+
+function logRatiosOf(r: number, upTo: number): Float64Array {
+  let table = logRatios.get(r);
+  if (table === undefined || table.length <= upTo) {
+    const grown = new Float64Array(Math.max(64, 2 * (upTo + 1)));
+    const known = table?.length ?? 0;
+    if (table !== undefined) grown.set(table);
+    for (let k = known; k < grown.length; k++) grown[k] = Math.log((k + r) / (k + 1));
+    if (table === undefined && logRatios.size >= RATIO_LAWS) logRatios.clear();
+    logRatios.set(r, grown);
+    table = grown;
+  }
+  return table;
+}
+
+/** The window's terms in logs, reused from pmf to pmf (a pmf copies what it keeps). */
+let logScratch = new Float64Array(256);
+
 /**
  * NB2(rate, alpha) by the ratio of successive terms, P(k + 1) / P(k) = (k + r) / (k + 1) x q with r = 1 / alpha and
  * q = alpha rate / (1 + alpha rate), in logs from the window's first count (no gamma function: the window is
  * normalised), until the rest of the tail, a geometric series at the current ratio, is negligible. The tail is
  * heavier than Poisson's: at alpha 2 and rate 50 the window runs to about 3,700 units.
  */
-function negativeBinomialPmf(rate: number, alpha: number): DemandPmf {
+function negativeBinomialPmf(rate: number, alpha: number, keep: boolean): DemandPmf {
   const r = 1 / alpha;
   const logQ = Math.log((alpha * rate) / (1 + alpha * rate));
   const sd = Math.sqrt(rate + alpha * rate * rate);
   const first = Math.max(0, Math.floor(rate - TAIL_SIGMAS * sd - 6));
-  const logs = [0];
+  let ratios = logRatiosOf(r, first + 64);
+  let logs = logScratch;
+  logs[0] = 0;
+  let n = 1;
   let top = 0;
   for (let k = first; ; k++) {
-    const logRatio = Math.log((k + r) / (k + 1)) + logQ;
-    const last = logs[logs.length - 1] ?? 0;
+    if (k >= ratios.length) ratios = logRatiosOf(r, k);
+    const logRatio = (ratios[k] ?? 0) + logQ;
+    const last = logs[n - 1] ?? 0;
     // Past the mode the terms fall by at least the current ratio, so the rest of the tail sums to at most
-    // term / (1 - ratio).
-    if (k > rate && logRatio < 0 && last - Math.log(-Math.expm1(logRatio)) < top + Math.log(NB_TAIL)) break;
+    // term / (1 - ratio). That bound is never below the term itself: the log is only taken once the term is small.
+    const bound = top + LOG_NB_TAIL;
+    if (k > rate && logRatio < 0 && last < bound && last - Math.log(-Math.expm1(logRatio)) < bound) break;
     const next = last + logRatio;
-    logs.push(next);
+    if (n === logs.length) {
+      const grown = new Float64Array(2 * n);
+      grown.set(logs);
+      logs = grown;
+      logScratch = grown;
+    }
+    logs[n++] = next;
     if (next > top) top = next;
   }
-  const probs = new Float64Array(logs.length);
+  // Each term replaces its log: the scratch holds the probabilities once done.
   let total = 0;
-  for (let j = 0; j < logs.length; j++) {
+  for (let j = 0; j < n; j++) {
     const p = Math.exp((logs[j] ?? 0) - top);
-    probs[j] = p;
+    logs[j] = p;
     total += p;
   }
-  for (let j = 0; j < probs.length; j++) probs[j] = (probs[j] ?? 0) / total;
-  return { first, probs };
+  for (let j = 0; j < n; j++) logs[j] = (logs[j] ?? 0) / total;
+  return { first, probs: keep ? logs.slice(0, n) : logs.subarray(0, n) };
+}
+
+/**
+ * `demandPmf` for a caller that reads the pmf before it asks for the next one (the online learner's band mixes 48
+ * of them a row): the negative binomial's probabilities are a view of a buffer the next call overwrites, so none is
+ * allocated.
+ */
+export function transientDemandPmf(law: DemandDistribution, rate: number): DemandPmf {
+  const alpha = overdispersionOf(law);
+  return law.distribution !== "bernoulli" && alpha > 0 && rate > 0
+    ? negativeBinomialPmf(rate, alpha, false)
+    : demandPmf(law, rate);
 }
 
 /** E[D], uncapped: the rate (Poisson, negative binomial), min(rate, 1) for Bernoulli. */

@@ -2,7 +2,7 @@ import { addDays } from "@pricing/engine";
 import type { Recommendation, Run } from "@pricing/http-adapter";
 import { ApiError } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
-import type { CompanyRow } from "../db/schema.js";
+import type { CompanyRow, OverrideRow, RunRow } from "../db/schema.js";
 import type { CatalogRow } from "../repositories/products.js";
 import { toRun } from "../repositories/runs.js";
 import { findCompany } from "../services/company-lookup.js";
@@ -23,12 +23,24 @@ export interface PathDay {
   exploratory: boolean | null;
   /** What held the price where it is (the run's stored explanation); null when nothing did or none was stored. */
   binding: string | null;
+  /** `override` where a partner's pin priced the day, else the run's source. */
+  source: Recommendation["source"];
+  /** The override in force on the day when the run was computed (a pin or a narrowing), else null. */
+  override_id: string | null;
+  /** The lowest price of the 30 days before (DESIGN §11); null where none is known or the run predates it. */
+  lowest_price_30d: number | null;
 }
+
+/** A partner's override of the product that meets the chart's dates, as stored now (DESIGN §11). */
+export type PathOverride = Pick<
+  OverrideRow,
+  "override_id" | "start_date" | "end_date" | "price" | "min_price" | "max_price" | "note"
+>;
 
 /**
  * One product's price path: its sales history (actual prices and units) up to yesterday, then the latest run's
- * recommended prices beside the rule's with the p10-p90 units band. Issue 26 adds the overrides and each day's
- * `lowest_price_30d` here.
+ * recommended prices beside the rule's with the p10-p90 units band and each day's `lowest_price_30d`, and the
+ * product's overrides over those dates (stored now: one made after the run shows before a run uses it).
  */
 export interface PricePath {
   product_id: string;
@@ -40,6 +52,7 @@ export interface PricePath {
   max_price: number | null;
   history: { date: string; price: number; units_sold: number }[];
   run: PathDay[];
+  overrides: PathOverride[];
 }
 
 export interface CompanyDetail {
@@ -69,6 +82,9 @@ function pathDay(item: Recommendation): PathDay {
     expected_units_p90: item.expected_units_p90,
     exploratory: item.exploratory,
     binding: item.explanation?.binding ?? null,
+    source: item.source,
+    override_id: item.override_id,
+    lowest_price_30d: item.lowest_price_30d,
   };
 }
 
@@ -77,18 +93,25 @@ async function pricePath(
   company: CompanyRow,
   product: CatalogRow,
   today: string,
-  runId: string | null,
+  run: RunRow | undefined,
 ): Promise<PricePath> {
-  const [sales, items] = await Promise.all([
+  const from = addDays(today, -PATH_HISTORY_DAYS);
+  const [sales, items, overrides] = await Promise.all([
     ctx.repositories.sales.list({
       companyId: company.company_id,
       productId: product.product_id,
-      from: addDays(today, -PATH_HISTORY_DAYS),
+      from,
       to: addDays(today, -1),
     }),
-    runId === null
+    run === undefined
       ? Promise.resolve([])
-      : ctx.repositories.runs.recommendations(runId, { productId: product.product_id, explain: true }),
+      : ctx.repositories.runs.recommendations(run.run_id, { productId: product.product_id, explain: true }),
+    ctx.repositories.overrides.overlapping(
+      company.company_id,
+      product.product_id,
+      from,
+      run === undefined || run.end_date < today ? today : run.end_date,
+    ),
   ]);
   return {
     product_id: product.product_id,
@@ -100,6 +123,18 @@ async function pricePath(
     max_price: product.max_price,
     history: sales.map((s) => ({ date: s.date, price: s.price, units_sold: s.units_sold })),
     run: items.map(pathDay),
+    // Field by field: the console shows what it names, never a column added to the table later.
+    overrides: overrides.map(
+      (o): PathOverride => ({
+        override_id: o.override_id,
+        start_date: o.start_date,
+        end_date: o.end_date,
+        price: o.price,
+        min_price: o.min_price,
+        max_price: o.max_price,
+        note: o.note,
+      }),
+    ),
   };
 }
 
@@ -135,7 +170,6 @@ export async function companyDetail(
     products: products.map((p) => ({ product_id: p.product_id, name: p.name })),
     product_id: product?.product_id ?? null,
     run: runRow === undefined ? null : toRun(runRow),
-    price_path:
-      product === undefined ? null : await pricePath(ctx, company, product, today, runRow?.run_id ?? null),
+    price_path: product === undefined ? null : await pricePath(ctx, company, product, today, runRow),
   };
 }

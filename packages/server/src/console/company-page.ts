@@ -1,5 +1,5 @@
 import type { CompanyEvent } from "../repositories/companies.js";
-import type { CompanyDetail } from "./company-detail.js";
+import type { CompanyDetail, PricePath } from "./company-detail.js";
 import { type Html, html } from "./html.js";
 import { badge, num, when } from "./page-layout.js";
 
@@ -55,6 +55,25 @@ function productPicker(view: CompanyDetail): Html {
   </form>`;
 }
 
+/** The product's overrides the chart shows, as stored now (a run computed before one does not apply it yet). */
+function overridesTable(path: PricePath): Html {
+  if (path.overrides.length === 0)
+    return html`<p class="muted" id="overrides-none">No overrides over these dates.</p>`;
+  return html`<table class="grid" id="overrides">
+    <thead><tr><th>Override</th><th>From</th><th>To</th><th>Pinned price</th><th>Min</th><th>Max</th><th>Note</th>
+      <th>In the latest run</th></tr></thead>
+    <tbody>${path.overrides.map(
+      (
+        o,
+      ) => html`<tr data-override="${o.override_id}"><td class="mono">${o.override_id}</td><td>${o.start_date}</td>
+        <td>${o.end_date}</td><td>${o.price === null ? "" : num(o.price)}</td>
+        <td>${o.min_price === null ? "" : num(o.min_price)}</td><td>${o.max_price === null ? "" : num(o.max_price)}</td>
+        <td>${o.note ?? ""}</td>
+        <td>${path.run.some((d) => d.override_id === o.override_id) ? "yes" : "not yet"}</td></tr>`,
+    )}</tbody>
+  </table>`;
+}
+
 /**
  * `/companies/:id`: one product's price path (its sales, then the latest run beside the rule, the p10-p90 band)
  * and demand curve (drawn by the page's script from `/api/`), the product picker, the run's CSV, and the
@@ -75,8 +94,11 @@ export function companyPage(view: CompanyDetail): Html {
         : html`<section class="panel">
       <h2>Price path <span class="muted">${path.product_id}, ${path.currency}, cost ${num(path.unit_cost)}</span></h2>
       <p class="muted">Sales history (actual price and units), then the latest run: recommended price beside the
-        rule's, expected units with their p10-p90 band.</p>
+        rule's, expected units with their p10-p90 band, the lowest price of the 30 days before each day (the
+        reference of an announced reduction), and the partner's overrides: pinned prices and narrowed ranges.</p>
       <div id="price-path" class="chart" data-product="${path.product_id}"></div>
+      <h3>Overrides</h3>
+      ${overridesTable(path)}
     </section>
     <section class="panel">
       <h2>Demand curve <span class="muted">today</span></h2>

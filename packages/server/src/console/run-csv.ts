@@ -17,6 +17,8 @@ const COLUMNS = [
   "exploratory",
   "source",
   "model_id",
+  "override_id",
+  "lowest_price_30d",
   "binding",
 ] as const;
 
@@ -48,6 +50,8 @@ function line(runId: string, item: Recommendation): string {
     exploratory: item.exploratory,
     source: item.source,
     model_id: item.model_id,
+    override_id: item.override_id,
+    lowest_price_30d: item.lowest_price_30d,
     binding: item.explanation?.binding ?? null,
   };
   return COLUMNS.map((c) => cell(row[c])).join(",");

@@ -91,6 +91,24 @@ export function createOverridesRepository(db: Db) {
         .execute();
     },
 
+    /** One product's overrides in force on some day of `from`..`to` (inclusive), by start date. */
+    async overlapping(
+      companyId: string,
+      productId: string,
+      from: string,
+      to: string,
+    ): Promise<OverrideRow[]> {
+      return db
+        .selectFrom("overrides")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("product_id", "=", productId)
+        .where("start_date", "<=", to)
+        .where("end_date", ">=", from)
+        .orderBy("start_date")
+        .execute();
+    },
+
     /** Removes the company's override; false where it has none of that id. */
     async remove(companyId: string, overrideId: string): Promise<boolean> {
       const result = await db

@@ -1,0 +1,45 @@
+import seedrandom from "seedrandom";
+import { describe, expect, it } from "vitest";
+import { BERNOULLI, demandPmf, negativeBinomial, POISSON } from "../problem/sales-distribution.js";
+import { unitsInterval } from "./online-learner.js";
+import { mixtureBand } from "./units-band.js";
+
+/** The band by its definition: every rate's pmf, mixed equally, min(D, stock) at a whole stock. */
+function bandFromPmfs(law: Parameters<typeof demandPmf>[0], rates: readonly number[], stock: number) {
+  const mass: number[] = [];
+  for (const rate of rates) {
+    const pmf = demandPmf(law, rate);
+    pmf.probs.forEach((p, j) => {
+      const units = Math.min(stock, pmf.first + j);
+      mass[units] = (mass[units] ?? 0) + p / rates.length;
+    });
+  }
+  return unitsInterval(mass);
+}
+
+describe("the band of a mixture of rates, without a pmf per rate", () => {
+  const rng = seedrandom("units-band");
+  const cases = Array.from({ length: 60 }, (_, i) => {
+    const scale = [0.3, 3, 25, 140][i % 4] ?? 1;
+    const rates = Array.from({ length: 48 }, () => (i % 7 === 0 && rng() < 0.1 ? 0 : scale * (0.4 + rng())));
+    const law = i % 3 === 0 ? POISSON : negativeBinomial([0.05, 0.4, 2.5][i % 3] ?? 0.4);
+    const stock = [Number.POSITIVE_INFINITY, Math.round(scale * 1.1), Math.round(scale * 3) + 1][i % 3] ?? 1;
+    return { rates, law, stock };
+  });
+
+  it("gives the pmfs' p10, p90 and expected units", () => {
+    for (const { rates, law, stock } of cases) {
+      const band = mixtureBand(law, Float64Array.from(rates), rates.length, stock);
+      const reference = bandFromPmfs(law, rates, stock);
+      expect(band).not.toBeNull();
+      expect(band?.unitsP10).toBe(reference.unitsP10);
+      expect(band?.unitsP90).toBe(reference.unitsP90);
+      expect(band?.expectedUnits).toBe(reference.expectedUnits);
+    }
+  });
+
+  it("leaves Bernoulli demand and rates whose first term underflows to the pmfs", () => {
+    expect(mixtureBand(BERNOULLI, Float64Array.of(0.5), 1, 3)).toBeNull();
+    expect(mixtureBand(POISSON, Float64Array.of(900), 1, Number.POSITIVE_INFINITY)).toBeNull();
+  });
+});
