@@ -370,7 +370,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
  * learner's prices.
  */
 function ruleIndex(prices: readonly number[], rulePrice: number): number {
-  const k = nearestIndex(prices, rulePrice);
+  const k = nearestPriceIndex(prices, rulePrice);
   const step = prices.length > 1 ? ((prices.at(-1) ?? 0) - (prices[0] ?? 0)) / (prices.length - 1) : 0;
   return Math.abs((prices[k] ?? Number.NaN) - rulePrice) <= step / 2 + 1e-9 ? k : -1;
 }
