@@ -1,3 +1,4 @@
+import { withinDailyChange } from "../base/daily-change.js";
 import { approxExpectedSales, demandVariance } from "../problem/sales-distribution.js";
 import {
   type ActionSpec,
@@ -212,7 +213,7 @@ export class ProductModel {
   private changeOk(prev: number | null, next: number | null): boolean {
     const limit = this.setup.maxDailyChange;
     if (limit === null || prev === null || next === null) return true;
-    return Math.abs(next / prev - 1) <= limit + 1e-9;
+    return withinDailyChange(prev, next, limit);
   }
 
   /** Demand rate (units/day) of `action` on day t; 0 for no sale. */
