@@ -139,12 +139,16 @@ afterAll(async () => {
 
 describe.runIf(ENABLED)("two API replicas and two workers on one PostgreSQL", () => {
   it("runs the nightly batch once across the workers: exactly one nightly run per company", async () => {
+    // A job records its outcome after its run commits: wait for both, or a slow last job is counted half-done.
     await waitFor(
       async () => {
-        const { rows } = await sql.query("select count(*)::int as n from runs where kind = 'nightly'");
-        return rows[0].n >= NIGHTLY.length + 1;
+        const { rows } = await sql.query(
+          `select (select count(*)::int from runs where kind = 'nightly') as runs,
+                  (select count(distinct company_id)::int from batch_outcomes where status = 'created') as outcomes`,
+        );
+        return rows[0].runs >= NIGHTLY.length + 1 && rows[0].outcomes >= NIGHTLY.length + 1;
       },
-      { what: "a nightly run of every company", timeoutMs: 60_000, intervalMs: 250 },
+      { what: "a nightly run and its outcome for every company", timeoutMs: 60_000, intervalMs: 250 },
     );
     const { rows: runs } = await sql.query(
       "select company_id, count(*)::int as n from runs where kind = 'nightly' group by company_id order by 1",

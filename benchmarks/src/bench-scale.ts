@@ -483,7 +483,7 @@ async function main(): Promise<void> {
       await Promise.all(workers.map((w) => lineFrom(w, "worker started")));
       const pids = workers.map((w) => w.pid ?? 0);
       before = await sample(pids);
-      await ctx.jobs?.enqueueNightlyBatch();
+      await ctx.jobs?.nightlyBatch();
       const during = load(LOAD_SECONDS);
       await waitUntil(
         async () => {

@@ -1,5 +1,6 @@
 import {
   type ActivePolicy,
+  EngineError,
   type Exploration,
   loadPolicyArtifact,
   type Market,
@@ -8,7 +9,6 @@ import {
   type RlPolicy,
   runPlanJob,
   type SalesRow,
-  TrainingError,
   trainArtifact,
   trainingInputFromHistory,
 } from "@pricing/engine";
@@ -103,7 +103,7 @@ async function trainOnInitialHistory(
     return await loadPolicyArtifact(await trainArtifact(input));
   } catch (error) {
     // Thin history: the server refuses to train and serves the rule.
-    if (!(error instanceof TrainingError)) throw error;
+    if (!(error instanceof EngineError)) throw error;
     return null;
   }
 }

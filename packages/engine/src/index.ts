@@ -1,5 +1,3 @@
-export type { ArtifactErrorCode } from "./artifact/artifact-error.js";
-export { PolicyArtifactError } from "./artifact/artifact-error.js";
 export type { PolicyArtifact, SerializeOptions } from "./artifact/policy-artifact.js";
 export {
   checkPolicyArtifact,
@@ -41,6 +39,14 @@ export {
 } from "./backtest/backtest-report.js";
 export { addDays, daysBetween, weekdayOf } from "./base/calendar.js";
 export { currencyDigits, isKnownCurrency, minorUnit, roundToMinor } from "./base/currency.js";
+export { CHANGE_TOLERANCE, withinDailyChange } from "./base/daily-change.js";
+export {
+  type ArtifactErrorCode,
+  EngineError,
+  type EngineErrorCode,
+  type PlanPoolErrorCode,
+  type TrainingErrorCode,
+} from "./base/engine-error.js";
 export type { PriceFormat } from "./base/price-format.js";
 export {
   isPrintable,
@@ -85,12 +91,11 @@ export type { LearningPlanInput } from "./learn/learning-plan.js";
 export { capToExploration, planWithLearning } from "./learn/learning-plan.js";
 export type { OnlineLearner, OnlineLearnerInput } from "./learn/online-learner.js";
 export { onlineLearner } from "./learn/online-learner.js";
-export { sampleGamma, sampleNormal } from "./learn/posterior-draws.js";
 export { builtinScenarios } from "./market/builtin-scenarios.js";
-export type { Market, MarketProduct, SalesRow } from "./market/generate-market.js";
+export type { Market, MarketProduct } from "./market/generate-market.js";
 export { generateMarket } from "./market/generate-market.js";
 export { problemFromTruth } from "./market/problem-from-truth.js";
-export { sampleDemand, samplePoisson } from "./market/sampling.js";
+export { sampleDemand } from "./market/sampling.js";
 export type {
   CompanySpec,
   DemandSpec,
@@ -159,15 +164,12 @@ export type {
 export { planInputOf, runPlanJob } from "./plan-worker/plan-job.js";
 export type { PlanPool, PlanPoolOptions, PlanRequest, PlanThreadStats } from "./plan-worker/plan-pool.js";
 export { createPlanPool } from "./plan-worker/plan-pool.js";
-export type { PlanPoolErrorCode } from "./plan-worker/plan-pool-error.js";
-export { PlanPoolError } from "./plan-worker/plan-pool-error.js";
 export type { ActionSpec } from "./policy/action-space.js";
 export type {
   CompanyTrainingData,
   CompanyTrainingProduct,
-  TrainingErrorCode,
 } from "./policy/company-training.js";
-export { TrainingError, trainingInputFromHistory } from "./policy/company-training.js";
+export { trainingInputFromHistory } from "./policy/company-training.js";
 export type { TrainingProgress, TrainOptions } from "./policy/fitted-q.js";
 export { trainPolicy } from "./policy/fitted-q.js";
 export type { PolicyActivity } from "./policy/policy-activity.js";
@@ -211,7 +213,7 @@ export { allowedRange, isAllowed, nearestAllowedIndex } from "./problem/action-r
 export type { PricingProblem, ProductPolicy } from "./problem/pricing-problem.js";
 export { SHUTOFF } from "./problem/pricing-problem.js";
 export type { ProblemSetup } from "./problem/problem-setup.js";
-export { buildProblem, CHANGE_TOLERANCE } from "./problem/problem-setup.js";
+export { buildProblem } from "./problem/problem-setup.js";
 export type { DemandDistribution, DemandFamily, DemandPmf } from "./problem/sales-distribution.js";
 export {
   BERNOULLI,
@@ -223,9 +225,12 @@ export {
   overdispersionOf,
   POISSON,
 } from "./problem/sales-distribution.js";
+export { sampleGamma, sampleNormal, samplePoisson, type Uniform } from "./random/random-draws.js";
 export { rulePolicy } from "./rule/rule-policy.js";
 export type { Guardrails, RuleParams, RuleState } from "./rule/rule-price.js";
 export { ruleParamsFromHistory, rulePrice } from "./rule/rule-price.js";
+export { observedPriceRange } from "./sales/observed-range.js";
+export { isStockOutDay, type SalesRow } from "./sales/sales-row.js";
 export { trainArtifact } from "./training/train-artifact.js";
 export type { TrainInWorkerOptions } from "./training/train-in-worker.js";
 export { trainInWorker } from "./training/train-in-worker.js";

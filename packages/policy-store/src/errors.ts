@@ -61,6 +61,18 @@ export class ApprovedModelStaleError extends PolicyStoreError {
   }
 }
 
+/**
+ * rollback() refused its target: never approved or nothing earlier to go back to (`nothing_to_roll_back`), no
+ * longer stored (`unknown_model`), or failing its hash check (`artifact_unreadable`). Its own class because the
+ * last two codes mean something else outside a rollback: a caller tells "the target is invalid" by the class.
+ */
+export class RollbackTargetError extends PolicyStoreError {
+  constructor(code: "nothing_to_roll_back" | "unknown_model" | "artifact_unreadable", message: string) {
+    super(code, message);
+    this.name = "RollbackTargetError";
+  }
+}
+
 export function isPolicyStoreError(error: unknown): error is PolicyStoreError {
   return error instanceof PolicyStoreError;
 }

@@ -6,6 +6,7 @@ export {
   ModelIdStaleError,
   PolicyStoreError,
   type PolicyStoreErrorCode,
+  RollbackTargetError,
 } from "./errors.js";
 export { LockTimeoutError } from "./file-lock.js";
 export { FsObjectStore, type FsObjectStoreOptions, type WriteStep } from "./fs-object-store.js";

@@ -1,7 +1,7 @@
 import { createArtifacts, type LoadedArtifact, type SaveInput } from "./artifacts.js";
 import { assertCompanyId } from "./company-id.js";
 import { type ConsistencyReport, checkConsistency } from "./consistency.js";
-import { PolicyStoreError } from "./errors.js";
+import { PolicyStoreError, RollbackTargetError } from "./errors.js";
 import { FsObjectStore } from "./fs-object-store.js";
 import { collectGarbage, type GcOptions, type GcResult } from "./garbage-collection.js";
 import { createModelIdMinter } from "./model-ids.js";
@@ -156,7 +156,13 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
         const target = rollbackTarget(state, toModelId, expectedApprovedId);
         if (target === null) return null;
         // Approving an artifact that no longer loads would only make the resolver fall back: refuse instead.
-        const { record } = await artifacts.load(companyId, target);
+        const { record } = await artifacts.load(companyId, target).catch((error: unknown) => {
+          if (error instanceof PolicyStoreError) {
+            if (error.code === "unknown_model" || error.code === "artifact_unreadable")
+              throw new RollbackTargetError(error.code, error.message);
+          }
+          throw error;
+        });
         return afterRollback(state, target, record, now(), by);
       });
     },

@@ -1,4 +1,4 @@
-import { ApprovedModelStaleError, ModelIdStaleError, PolicyStoreError } from "./errors.js";
+import { ApprovedModelStaleError, ModelIdStaleError, RollbackTargetError } from "./errors.js";
 import type { SlotState } from "./schemas.js";
 import { everApproved, withEvent } from "./slot-history.js";
 
@@ -89,14 +89,14 @@ export function rollbackTarget(
   }
   const target = toModelId ?? state.previous_approved;
   if (target === null) {
-    throw new PolicyStoreError(
+    throw new RollbackTargetError(
       "nothing_to_roll_back",
       `company ${state.company_id} has no earlier approved model`,
     );
   }
   if (state.approved?.model_id === target) return null;
   if (!everApproved(state).has(target)) {
-    throw new PolicyStoreError("nothing_to_roll_back", `model ${target} was never approved`);
+    throw new RollbackTargetError("nothing_to_roll_back", `model ${target} was never approved`);
   }
   return target;
 }

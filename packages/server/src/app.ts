@@ -1,12 +1,15 @@
-import { adapterServerOptions, logSerializers, type PricingService, pricingApi } from "@pricing/http-adapter";
+import { adapterServerOptions, type PricingService, pricingApi } from "@pricing/http-adapter";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import pino, { type DestinationStream } from "pino";
+import type { DestinationStream } from "pino";
 import type { Config } from "./config.js";
 import { guardConnections } from "./connection-guard.js";
 import type { ConsoleListener } from "./console/console-app.js";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "./context.js";
 import { pingDatabase } from "./db/database.js";
-import { databaseBusyAsApiError } from "./db/database-busy.js";
+import { translateError } from "./error-translator.js";
+import { createInProcessQueue } from "./jobs/in-process-queue.js";
+import { jobsOn } from "./jobs/task-jobs.js";
+import { createLogger } from "./logger.js";
 import { installHttpMetrics } from "./metrics/http-metrics.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/metrics-listener.js";
 import { createPricingService } from "./pricing-service.js";
@@ -28,9 +31,6 @@ export interface App {
   /** Closes the HTTP server, then the context (and its database). */
   close(): Promise<void>;
 }
-
-/** Paths pino must never print, should a serializer ever include them. */
-const REDACT = ["req.headers.authorization", "req.body", "access_token", "secret_key", "*.secret_key"];
 
 /**
  * Node's bounds on receiving a request: the headers, the whole request, idle keep-alive. They end when the request
@@ -62,12 +62,10 @@ function listeningUrl(app: FastifyInstance, config: Config): string {
 
 /** The composition root: logger, context, Fastify with the adapter plugin. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const logger = pino(
-    { level: config.logLevel, serializers: logSerializers, redact: { paths: REDACT, censor: "[redacted]" } },
-    // Asynchronous writes: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
-    options.logStream ?? pino.destination({ dest: 1, sync: false }),
-  );
+  const logger = createLogger(config, options.logStream);
   const ctx = await createServerContext(config, { ...options, logger });
+  // Until a process role starts its jobs (`startJobs`), the API's trainings run in this process's queue.
+  ctx.jobs ??= jobsOn(createInProcessQueue(ctx));
   const rateLimitStore = await openRateLimitStore(config, logger);
   const app: FastifyInstance = Fastify({
     ...adapterServerOptions(),
@@ -103,7 +101,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       rateLimits: config.rateLimits,
       idempotency: { store: ctx.repositories.idempotencyKeys, clock: ctx.clock },
       rateLimitStore: rateLimitStore.store,
-      translateError: databaseBusyAsApiError,
+      translateError,
       publicUrl: () => config.publicUrl ?? listeningUrl(app, config),
     });
     await app.ready();

@@ -81,8 +81,9 @@ export interface ServerContext {
   /** One training per company at a time (the `train-company` job's exclusive slot). */
   training: TrainingSlots;
   /**
-   * The queue trainings go to on PostgreSQL (`startJobs`, by `serve` and `worker`): any worker process runs them.
-   * Undefined: this process runs its own (the embedded mode, every CLI command). Closed with the context.
+   * The queue jobs go to (`startJobs`, by the process's role; the API server's default runs them in-process): on
+   * PostgreSQL any worker process runs them. Undefined: this process trains in place (every CLI command). Closed
+   * with the context.
    */
   jobs?: JobQueue;
   /** Serialized responses of persisted runs. */

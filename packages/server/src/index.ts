@@ -47,7 +47,7 @@ export {
   importCompanyData,
 } from "./import/data-import.js";
 export { type BatchSchedule, startBatchSchedule } from "./jobs/batch-schedule.js";
-export type { JobQueue, TrainJobData } from "./jobs/job-queue.js";
+export type { JobQueue } from "./jobs/job-queue.js";
 export {
   type BatchReport,
   type BatchStatus,
@@ -57,7 +57,16 @@ export {
   runNightlyBatch,
 } from "./jobs/nightly-batch.js";
 export { type JobsRole, startJobs } from "./jobs/start-jobs.js";
+export { createLogger } from "./logger.js";
 export { createPricingService } from "./pricing-service.js";
+export {
+  type ProcessRole,
+  type RunningWorker,
+  type ServingWithBatch,
+  startServerWithBatch,
+  startWorker,
+  type WorkerOptions,
+} from "./process-roles.js";
 export {
   type BacktestsRepository,
   createBacktestsRepository,
@@ -83,7 +92,6 @@ export {
   type WebhookEndpoint,
   type WebhooksRepository,
 } from "./repositories/webhooks.js";
-export { type ServingWithBatch, startServerWithBatch } from "./serve-with-batch.js";
 export {
   type CompanySettingsChange,
   type CompanySettingsReport,

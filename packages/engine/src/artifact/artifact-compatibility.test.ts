@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PolicyArtifactError } from "./artifact-error.js";
+import { EngineError } from "../base/engine-error.js";
 import { ENGINE_VERSION, loadPolicyArtifact } from "./policy-artifact.js";
 import { SUPPORTED_FORMAT_VERSIONS } from "./policy-manifest.js";
 
@@ -39,8 +39,8 @@ describe("artifacts across engine versions", () => {
       manifest: json("format-3/manifest.json"),
       weights: oldWeights(),
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PolicyArtifactError);
-    expect((error as PolicyArtifactError).code).toBe("artifact_incompatible");
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe("artifact_incompatible");
     expect((error as Error).message).toMatch(/format 3; engine .* reads formats 1 to 2/);
   });
 });

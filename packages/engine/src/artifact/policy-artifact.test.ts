@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { EngineError } from "../base/engine-error.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { trainingDataFromProblems } from "../policy/training-input.js";
 import { buildProblem } from "../problem/problem-setup.js";
-import { PolicyArtifactError } from "./artifact-error.js";
 import { checkPolicyArtifact, loadPolicyArtifact, serializeArtifact } from "./policy-artifact.js";
 import { type PolicyManifest, PolicyManifestSchema } from "./policy-manifest.js";
 
@@ -108,8 +108,8 @@ describe("policy artifact", () => {
     const artifact = roundTrip(serializeArtifact(policy));
     const weights = artifact.weights.subarray(0, artifact.weights.length - 4);
     const error = await loadPolicyArtifact({ manifest: artifact.manifest, weights }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PolicyArtifactError);
-    expect((error as PolicyArtifactError).code).toBe("artifact_invalid");
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe("artifact_invalid");
   });
 
   it("rejects a manifest that fails its schema or does not fit the weights", async () => {
@@ -134,8 +134,8 @@ describe("policy artifact", () => {
       const error = await loadPolicyArtifact({ manifest, weights: artifact.weights }).catch(
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(PolicyArtifactError);
-      codes.push((error as PolicyArtifactError).code);
+      expect(error).toBeInstanceOf(EngineError);
+      codes.push((error as EngineError).code);
       // The check without TensorFlow refuses exactly what the load refuses.
       let checked: unknown;
       try {

@@ -1,9 +1,9 @@
 import { initTfBackend } from "../backend/tf-backend.js";
+import { EngineError } from "../base/engine-error.js";
 import { ACTION_FEATURES, featureCount, STATE_FEATURES } from "../policy/product-model.js";
 import { RlPolicy } from "../policy/rl-policy.js";
 import type { SafetyReport } from "../policy/safe-improvement.js";
 import type { RuleParams } from "../rule/rule-price.js";
-import { PolicyArtifactError } from "./artifact-error.js";
 import {
   ARTIFACT_FORMAT,
   ARTIFACT_FORMAT_VERSION,
@@ -125,7 +125,7 @@ function refuseUnsupportedFormat(manifest: unknown): void {
     return;
   const { min, max } = SUPPORTED_FORMAT_VERSIONS;
   if (formatVersion < min || formatVersion > max) {
-    throw new PolicyArtifactError(
+    throw new EngineError(
       "artifact_incompatible",
       `artifact format ${formatVersion}; engine ${ENGINE_VERSION} reads formats ${min} to ${max}`,
     );
@@ -137,14 +137,14 @@ function refuseUnsupportedFormat(manifest: unknown): void {
  * schema, the engine and features it was written for, and every tensor's place and size in the weights (network
  * layers included). A thread that only routes artifacts (the server's, when a planning thread deserializes) checks
  * with this, so an artifact that would not load counts as unreadable before any thread sees it. Returns the parsed
- * manifest. Throws `PolicyArtifactError` like `loadPolicyArtifact`.
+ * manifest. Throws `EngineError` like `loadPolicyArtifact`.
  */
 export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint8Array }): PolicyManifest {
   refuseUnsupportedFormat(artifact.manifest);
   const parsed = PolicyManifestSchema.safeParse(artifact.manifest);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new PolicyArtifactError(
+    throw new EngineError(
       "artifact_invalid",
       `manifest: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
     );
@@ -154,7 +154,7 @@ export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint
     m.featureSpec.stateFeatures.join() !== STATE_FEATURES.join() ||
     m.featureSpec.actionFeatures.join() !== ACTION_FEATURES.join()
   ) {
-    throw new PolicyArtifactError(
+    throw new EngineError(
       "artifact_incompatible",
       `artifact of engine ${m.engineVersion} has other features than engine ${ENGINE_VERSION}`,
     );
@@ -167,17 +167,16 @@ export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint
       t.offset + 4 * t.length > artifact.weights.byteLength ||
       byName.has(t.name)
     ) {
-      throw new PolicyArtifactError("artifact_invalid", `tensor ${t.name} does not fit the weights file`);
+      throw new EngineError("artifact_invalid", `tensor ${t.name} does not fit the weights file`);
     }
     byName.set(t.name, t);
   }
   const sizeOf = (name: string): number => {
     const t = byName.get(name);
-    if (t === undefined) throw new PolicyArtifactError("artifact_invalid", `missing tensor ${name}`);
+    if (t === undefined) throw new EngineError("artifact_invalid", `missing tensor ${name}`);
     return t.length;
   };
-  if (m.products.length === 0)
-    throw new PolicyArtifactError("artifact_invalid", "the policy has no products");
+  if (m.products.length === 0) throw new EngineError("artifact_invalid", "the policy has no products");
   const sizes = [
     featureCount(m.actionSpec),
     ...m.network.hidden,
@@ -187,15 +186,15 @@ export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint
     const fanIn = sizes[l] ?? 0;
     const fanOut = sizes[l + 1] ?? 0;
     if (sizeOf(`layer${l}/kernel`) !== fanIn * fanOut || sizeOf(`layer${l}/bias`) !== fanOut) {
-      throw new PolicyArtifactError("artifact_invalid", `weights do not fit the network: layer ${l}`);
+      throw new EngineError("artifact_invalid", `weights do not fit the network: layer ${l}`);
     }
   }
   for (const p of m.products) {
     if (sizeOf(p.ratesTensor) !== p.setup.horizon * p.setup.prices.length) {
-      throw new PolicyArtifactError("artifact_invalid", `rates of ${p.setup.productId} have the wrong size`);
+      throw new EngineError("artifact_invalid", `rates of ${p.setup.productId} have the wrong size`);
     }
     if (p.pricedBy === "rule" && p.ruleParams === undefined) {
-      throw new PolicyArtifactError(
+      throw new EngineError(
         "artifact_invalid",
         `${p.setup.productId} is priced by the rule but has no ruleParams`,
       );
@@ -206,7 +205,7 @@ export function checkPolicyArtifact(artifact: { manifest: unknown; weights: Uint
 
 /**
  * Rebuilds a policy from an artifact whose bytes the caller has verified (the policy store does). Throws
- * `PolicyArtifactError`: `artifact_invalid` (manifest fails its schema or disagrees with the weights' layout),
+ * `EngineError`: `artifact_invalid` (manifest fails its schema or disagrees with the weights' layout),
  * `artifact_incompatible` (a manifest format outside `SUPPORTED_FORMAT_VERSIONS`, or other features); see
  * `checkPolicyArtifact`. Artifacts of older engines whose format is in the range load.
  */
@@ -225,7 +224,7 @@ export async function loadPolicyArtifact(artifact: {
   }
   const need = (name: string): Float32Array => {
     const v = byName.get(name);
-    if (v === undefined) throw new PolicyArtifactError("artifact_invalid", `missing tensor ${name}`);
+    if (v === undefined) throw new EngineError("artifact_invalid", `missing tensor ${name}`);
     return v;
   };
   const layers = m.network.hidden.length + 1;
@@ -263,9 +262,6 @@ export async function loadPolicyArtifact(artifact: {
       },
     });
   } catch (error) {
-    throw new PolicyArtifactError(
-      "artifact_invalid",
-      `weights do not fit the network: ${(error as Error).message}`,
-    );
+    throw new EngineError("artifact_invalid", `weights do not fit the network: ${(error as Error).message}`);
   }
 }

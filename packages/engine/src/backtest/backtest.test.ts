@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
 import { planWithLearning } from "../learn/learning-plan.js";
-import type { SalesRow } from "../market/generate-market.js";
 import { productState } from "../plan/product-state.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { backtest } from "./backtest.js";
 import { BacktestError, BacktestReportSchema, figuresOf } from "./backtest-report.js";
 import { catalogueProduct, syntheticCompany } from "./test-support/synthetic-company.js";

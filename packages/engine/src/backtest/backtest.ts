@@ -3,9 +3,9 @@ import { type FittedDemand, fitDemand } from "../demand/fit-demand.js";
 import type { Exploration } from "../learn/exploration-range.js";
 import { explorationAdvisor } from "../learn/learning-plan.js";
 import { onlineLearner } from "../learn/online-learner.js";
-import type { SalesRow } from "../market/generate-market.js";
 import { expectedUnitsOn } from "../plan/day-price.js";
 import { type CatalogProduct, type ProductState, productState } from "../plan/product-state.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import {
   BacktestError,
   type BacktestProduct,

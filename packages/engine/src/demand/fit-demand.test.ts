@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { generateMarket, type SalesRow } from "../market/generate-market.js";
+import { generateMarket } from "../market/generate-market.js";
 import type { ScenarioInput } from "../market/scenario-schema.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { fitDemand, levelOn } from "./fit-demand.js";
 
 const single = (over: Partial<ScenarioInput> = {}, elasticity = 2.5): ScenarioInput => ({

@@ -1,7 +1,7 @@
 import { daysBetween, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
-import type { SalesRow } from "../market/generate-market.js";
 import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
+import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
   type FixedParams,
   fitDemandGlm,
@@ -327,11 +327,7 @@ function prepare(
 ): Prepared | null {
   // A day that ended out of stock only tells us demand was at least the stock: censored, so left out.
   const usable = list.filter(
-    (r) =>
-      r.price > 0 &&
-      Number.isFinite(r.units_sold) &&
-      r.units_sold >= 0 &&
-      !(r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand),
+    (r) => r.price > 0 && Number.isFinite(r.units_sold) && r.units_sold >= 0 && !isStockOutDay(r),
   );
   if (usable.length === 0) return null;
   const reference = referenceHint ?? usable.reduce((a, r) => a + r.price, 0) / usable.length;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
-import type { SalesRow } from "../market/generate-market.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { demandCurves } from "./demand-curve.js";
 import { demandCurvesInWorker } from "./demand-curve-in-worker.js";
 

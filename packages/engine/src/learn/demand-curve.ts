@@ -1,9 +1,10 @@
 import { weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
+import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { fitDemand, fittedLaw, fittedRate } from "../demand/fit-demand.js";
-import type { SalesRow } from "../market/generate-market.js";
 import type { ProductState } from "../plan/product-state.js";
 import { demandPmf, expectedCapped } from "../problem/sales-distribution.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import type { Exploration } from "./exploration-range.js";
 import { explorationAdvisor } from "./learning-plan.js";
 import { onlineLearner } from "./online-learner.js";
@@ -117,7 +118,7 @@ export function demandCurves(input: DemandCurveInput): DemandCurve[] {
       const unitCost = state.product.unit_cost ?? 0;
       const observed = observedPoints(rows.get(id) ?? [], state.product.currency);
       const stock = state.stock ?? Number.POSITIVE_INFINITY;
-      const grid = state.setup.prices.filter((p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9);
+      const grid = insideGuardrailsOnly(state.setup.prices, state);
       const points =
         fitted === undefined
           ? []

@@ -1,5 +1,5 @@
-import type { Uniform } from "../market/sampling.js";
-import { parameterSd, sampleNormal } from "./posterior-draws.js";
+import { sampleNormal, type Uniform } from "../random/random-draws.js";
+import { parameterSd } from "./posterior-draws.js";
 
 /** A grid price's sales as the learner weighs them. */
 export interface PriceSales {

@@ -1,3 +1,5 @@
+import { nearestPriceIndex } from "../base/nearest-price.js";
+import { priceRange } from "../sales/observed-range.js";
 /**
  * How far the online learner may price outside what the history has seen: `off` stays inside the observed price
  * range, `cautious` may go one grid price beyond the range of prices held for a week, or for `CONFIRM_DAYS` where
@@ -29,14 +31,13 @@ export function explorationRange(
 ): { readonly lo: number; readonly hi: number } {
   const last = grid.length - 1;
   if (exploration === "free" || last < 0) return { lo: 0, hi: Math.max(0, last) };
-  const observed = priceDays.size > 0 ? [...priceDays.keys()] : [basePrice];
+  const observed = priceRange(priceDays.keys()) ?? [basePrice, basePrice];
   const seen = [...priceDays]
     .filter(([price, days]) => days >= SEEN_DAYS || (days >= CONFIRM_DAYS && confirmed(price)))
     .map(([price]) => price);
-  const inside = span(grid, Math.min(...observed), Math.max(...observed));
+  const inside = span(grid, observed[0], observed[1]);
   if (exploration === "off") return inside;
-  const low = seen.length > 0 ? Math.min(...seen) : Math.min(...observed);
-  const high = seen.length > 0 ? Math.max(...seen) : Math.max(...observed);
+  const [low, high] = priceRange(seen) ?? observed;
   const held = span(grid, low, high);
   return {
     lo: Math.max(0, Math.min(inside.lo, held.lo - 1)),
@@ -51,8 +52,7 @@ function span(grid: readonly number[], lo: number, hi: number): { lo: number; hi
   if (a < 0) a = grid.length - 1;
   if (b < 0) b = 0;
   if (a > b) {
-    const mid = (lo + hi) / 2;
-    const nearest = Math.abs((grid[a] ?? 0) - mid) < Math.abs((grid[b] ?? 0) - mid) ? a : b;
+    const nearest = nearestPriceIndex(grid, (lo + hi) / 2, b, a);
     return { lo: nearest, hi: nearest };
   }
   return { lo: a, hi: b };

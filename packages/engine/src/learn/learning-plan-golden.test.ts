@@ -2,9 +2,12 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
 import { generateMarket, type Market } from "../market/generate-market.js";
+import { problemFromTruth } from "../market/problem-from-truth.js";
 import type { PlannedPromotion } from "../plan/company-plan.js";
 import { type CatalogProduct, type ProductState, productState } from "../plan/product-state.js";
-import { BERNOULLI } from "../problem/sales-distribution.js";
+import { trainPolicy } from "../policy/fitted-q.js";
+import { trainingDataFromProblems } from "../policy/training-input.js";
+import { BERNOULLI, type DemandDistribution } from "../problem/sales-distribution.js";
 import type { Exploration } from "./exploration-range.js";
 import { planWithLearning } from "./learning-plan.js";
 import { onlineLearner } from "./online-learner.js";
@@ -50,6 +53,16 @@ function states(m: Market): ProductState[] {
   });
 }
 
+/** The learner the backtest builds from the market's whole history (the fitted NB2 unless `distribution`). */
+function learnerOf(m: Market, distribution?: DemandDistribution) {
+  return onlineLearner({
+    history: m.history,
+    products: m.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
+    seed: "golden",
+    ...(distribution === undefined ? {} : { distribution }),
+  });
+}
+
 function digest(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 }
@@ -89,13 +102,37 @@ describe("the nightly plan, pinned to its digest", () => {
     expect(digest(rows)).toBe("356bb02b52b4e10f");
   });
 
+  it("prices with an approved policy where the learner does not (a product without history) exactly as before", async () => {
+    const m = market(5, 0);
+    const policy = await trainPolicy({
+      companyId: "golden",
+      products: trainingDataFromProblems(m.products.map((p) => problemFromTruth(p.truth, p.setup))),
+      config: { seed: 1, statesPerDay: 4, stepsPerDay: 1, finalSteps: 0 },
+    });
+    try {
+      const unseen = m.products[2]?.productId;
+      const history = m.history.filter((r) => r.product_id !== unseen);
+      const rows = planWithLearning({
+        today: START,
+        startDate: START,
+        endDate: addDays(START, HORIZON - 1),
+        products: states({ ...m, history }),
+        active: { source: "approved", modelId: "mdl_golden", policy },
+        history,
+        exploration: "cautious",
+        seed: "golden",
+        online: true,
+      });
+      expect(rows.some((r) => r.product_id === unseen && r.source === "approved")).toBe(true);
+      expect(digest(rows)).toBe("2f92154cfe3daa19");
+    } finally {
+      policy.dispose();
+    }
+  });
+
   it("gives the backtest's bands at prices it did not choose exactly as before", () => {
     const m = market(4, 0);
-    const learner = onlineLearner({
-      history: m.history,
-      products: m.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
-      seed: "golden",
-    });
+    const learner = learnerOf(m);
     const bands = states(m).flatMap((state) =>
       [0, 1, 17, 45].flatMap((day) =>
         [0.8, 1, 1.25].map((f) =>
@@ -112,12 +149,7 @@ describe("the nightly plan, pinned to its digest", () => {
 
   it("gives Bernoulli demand's bands (built from pmfs) exactly as before, at whole and fractional stock", () => {
     const m = market(3, 0);
-    const learner = onlineLearner({
-      history: m.history,
-      products: m.products.map((p) => ({ productId: p.productId, referencePrice: p.referencePrice })),
-      seed: "golden",
-      distribution: BERNOULLI,
-    });
+    const learner = learnerOf(m, BERNOULLI);
     const bands = states(m).flatMap((state) =>
       [0, 5, 30].flatMap((day) =>
         [0.5, 1, 2.5, Number.POSITIVE_INFINITY].map((stock) =>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
-import type { SalesRow } from "../market/generate-market.js";
 import type { ActivePolicy } from "../plan/company-plan.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { capToExploration, planWithLearning } from "./learning-plan.js";
 
 const TODAY = "2026-03-10";

@@ -1,11 +1,13 @@
 import { weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
+import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { type FittedDemand, fitDemand, fittedRate } from "../demand/fit-demand.js";
-import type { SalesRow } from "../market/generate-market.js";
 import type { ActivePolicy, PlanAdvisor, PlannedPrice, PlannedPromotion } from "../plan/company-plan.js";
 import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
 import { demandPmf, POISSON } from "../problem/sales-distribution.js";
+import { leavesRange, priceRange } from "../sales/observed-range.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { type Exploration, explorationRange, type PriceDays } from "./exploration-range.js";
 import { onlineLearner, unitsInterval } from "./online-learner.js";
 import { parameterSd } from "./posterior-draws.js";
@@ -134,9 +136,8 @@ export function explorationAdvisor(
       return capToExploration(state, exploration, daysOf(state), price, rulePrice);
     },
     outside(state, price) {
-      const observed = [...daysOf(state).keys()];
-      if (observed.length === 0) observed.push(state.product.base_price);
-      return price < Math.min(...observed) - 1e-9 || price > Math.max(...observed) + 1e-9;
+      const base = state.product.base_price;
+      return leavesRange(price, priceRange(daysOf(state).keys()) ?? [base, base]);
     },
     band(state, date, price, stock, promoted = 0) {
       const id = state.product.product_id;
@@ -179,7 +180,7 @@ export function capToExploration(
   rulePrice?: number,
 ): number {
   if (exploration === "free") return price;
-  const grid = state.setup.prices.filter((p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9);
+  const grid = insideGuardrailsOnly(state.setup.prices, state);
   if (grid.length === 0) return price;
   const range = explorationRange(grid, exploration, priceDays, state.product.base_price);
   const lo = Math.min(grid[range.lo] ?? price, rulePrice ?? Number.POSITIVE_INFINITY);

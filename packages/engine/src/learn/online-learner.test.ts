@@ -2,11 +2,11 @@ import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
 import { fitDemand } from "../demand/fit-demand.js";
-import type { SalesRow } from "../market/generate-market.js";
-import { samplePoisson } from "../market/sampling.js";
 import { type ActivePolicy, planPrices } from "../plan/company-plan.js";
 import { type CatalogProduct, productState } from "../plan/product-state.js";
 import { POISSON } from "../problem/sales-distribution.js";
+import { samplePoisson } from "../random/random-draws.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { onlineLearner, priorStrengths, unitsInterval } from "./online-learner.js";
 
 const TODAY = "2026-03-02";

@@ -1,6 +1,8 @@
 import seedrandom from "seedrandom";
 import { addDays, dateToMs, dayNumber, weekdayOf, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
+import { insideGuardrailsOnly } from "../base/guardrails.js";
+import { nearestPriceIndex } from "../base/nearest-price.js";
 import {
   type FittedDemand,
   type FittedProduct,
@@ -9,8 +11,6 @@ import {
   levelOn,
   type ProductHint,
 } from "../demand/fit-demand.js";
-import type { SalesRow } from "../market/generate-market.js";
-import type { Uniform } from "../market/sampling.js";
 import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/company-plan.js";
 import { type ProductState, seasonLastDay } from "../plan/product-state.js";
 import {
@@ -19,6 +19,9 @@ import {
   overdispersionOf,
   transientDemandPmf,
 } from "../problem/sales-distribution.js";
+import { sampleGamma, sampleNormal, type Uniform } from "../random/random-draws.js";
+import { leavesRange, priceRange } from "../sales/observed-range.js";
+import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
   drawEdgeElasticity,
   type EdgeLines,
@@ -28,7 +31,7 @@ import {
 } from "./edge-extrapolation.js";
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
-import { parameterSd, sampleGamma, sampleNormal } from "./posterior-draws.js";
+import { parameterSd } from "./posterior-draws.js";
 import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
 
 export interface OnlineLearnerInput {
@@ -86,9 +89,8 @@ interface ProductView {
   /** Gamma posterior of each price's rate at weekday volume 1. */
   readonly posterior: readonly { shape: number; rate: number }[];
   readonly priceDays: ReadonlyMap<number, number>;
-  /** The lowest and highest price sold at (NaN without history). */
-  readonly observedLow: number;
-  readonly observedHigh: number;
+  /** The lowest and highest price sold at (null without history). */
+  readonly observed: readonly [number, number] | null;
   /** The volume of each day of the season from the plan's today (`day` 0) to its last day, once built. */
   season: { readonly today: number; readonly last: number; readonly volumes: Float64Array } | null;
 }
@@ -187,9 +189,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const fitted = fit.products.get(id);
     if (fitted === undefined) return null;
     const distribution = lawOf(fitted);
-    const grid = (input.grids?.get(id) ?? state.setup.prices).filter(
-      (p) => p >= state.minPrice - 1e-9 && p <= state.maxPrice + 1e-9,
-    );
+    const grid = insideGuardrailsOnly(input.grids?.get(id) ?? state.setup.prices, state);
     if (grid.length === 0) return null;
     const history = rows.get(id) ?? [];
     const priceDays = new Map<number, number>();
@@ -219,7 +219,6 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const posterior = prices.map((p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
     );
-    const observed = [...priceDays.keys()];
     return {
       fitted,
       distribution,
@@ -229,8 +228,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       priorDays,
       posterior,
       priceDays,
-      observedLow: observed.length > 0 ? Math.min(...observed) : Number.NaN,
-      observedHigh: observed.length > 0 ? Math.max(...observed) : Number.NaN,
+      observed: priceRange(priceDays.keys()),
       season: null,
     };
   };
@@ -278,7 +276,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     price: number,
     promoted?: number,
   ): LearnedUnits => {
-    const k = nearestIndex(belief.prices, price);
+    const k = nearestPriceIndex(belief.prices, price);
     const g = belief.posterior[k];
     const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
     const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
@@ -363,9 +361,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const charged = held ? rule : sampled;
       const price = prices[charged] ?? state.product.base_price;
       const units = unitsOf(belief, state, date, stock, price);
-      const outside =
-        belief.priceDays.size > 0 &&
-        (price < belief.observedLow - 1e-9 || price > belief.observedHigh + 1e-9);
+      const outside = belief.observed !== null && leavesRange(price, belief.observed);
       return { price, ...units, exploratory: sampled !== mean || outside };
     },
   };
@@ -376,7 +372,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
  * learner's prices.
  */
 function ruleIndex(prices: readonly number[], rulePrice: number): number {
-  const k = nearestIndex(prices, rulePrice);
+  const k = nearestPriceIndex(prices, rulePrice);
   const step = prices.length > 1 ? ((prices.at(-1) ?? 0) - (prices[0] ?? 0)) / (prices.length - 1) : 0;
   return Math.abs((prices[k] ?? Number.NaN) - rulePrice) <= step / 2 + 1e-9 ? k : -1;
 }
@@ -452,7 +448,7 @@ interface DayEvidence {
 function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence[] {
   const out: DayEvidence[] = [];
   for (const r of history) {
-    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
+    if (isStockOutDay(r)) continue;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     const volume =
       (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
@@ -540,26 +536,13 @@ function salesByGridPrice(
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
   for (const d of days) {
     if (d.price < first - halfStep || d.price > last + halfStep) continue;
-    const k = nearestIndex(prices, d.price);
+    const k = nearestPriceIndex(prices, d.price);
     const p = prices[k];
     const b = blocks[k];
     if (p === undefined || b === undefined) continue;
     addDay(b, d, d.volume * (d.price / p) ** -fitted.elasticity);
   }
   return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
-}
-
-/** The index of the price in `prices` (ascending) nearest `price`, the lower one on a tie. */
-function nearestIndex(prices: readonly number[], price: number): number {
-  let lo = 0;
-  let hi = prices.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((prices[mid] ?? 0) < price) lo = mid + 1;
-    else hi = mid;
-  }
-  const below = prices[lo - 1];
-  return below !== undefined && price - below <= (prices[lo] ?? 0) - price ? lo - 1 : lo;
 }
 
 /**

@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { sampleGamma, sampleNormal } from "./posterior-draws.js";
+import { sampleGamma, sampleNormal } from "../random/random-draws.js";
 
 function moments(draw: () => number, n: number): { mean: number; variance: number } {
   const xs = Array.from({ length: n }, draw);

@@ -2,6 +2,7 @@ import seedrandom from "seedrandom";
 import { addDays, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { roundToMinor } from "../base/currency.js";
+import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPrintable, priceFormat } from "../base/price-format.js";
 import { catalogGrid, expandGrid, widestGridStep } from "../base/price-grid.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
@@ -12,23 +13,11 @@ import {
   negativeBinomial,
   POISSON,
 } from "../problem/sales-distribution.js";
-import { sampleDemand, type Uniform, uniformBetween } from "./sampling.js";
+import { type Uniform, uniformBetween } from "../random/random-draws.js";
+import type { SalesRow } from "../sales/sales-row.js";
+import { sampleDemand } from "./sampling.js";
 import { type ProductSpec, type Scenario, type ScenarioInput, ScenarioSchema } from "./scenario-schema.js";
 import { type TrueDemand, trueDemandFromSpec, trueRate } from "./true-demand.js";
-
-/**
- * One day of one product's sales, the shape of `sales.csv`. `stock_on_hand` is units at the start of the day;
- * `promoted` a known promotion that day (0/1 or a share in [0, 1]; absent: none).
- */
-export interface SalesRow {
-  date: string;
-  product_id: string;
-  price: number;
-  units_sold: number;
-  stock_on_hand: number | null;
-  /** Share of the day the product was promoted (0/1, or e.g. the share of stores with a display); absent: 0. */
-  promoted?: number;
-}
 
 export interface MarketProduct {
   readonly productId: string;
@@ -80,7 +69,7 @@ function buildProduct(scenario: Scenario, spec: ProductSpec): MarketProduct {
       : expandGrid(spec.grid, currency);
   const minPrice = spec.min_price ?? at(prices, 0);
   const maxPrice = spec.max_price ?? at(prices, prices.length - 1);
-  const inside = prices.filter((p) => p >= minPrice - 1e-9 && p <= maxPrice + 1e-9);
+  const inside = insideGuardrailsOnly(prices, { minPrice, maxPrice });
   const truth = trueDemandFromSpec(spec.demand, ref, prices);
   const law = lawOf(scenario, spec);
   let stock: number | null = spec.stock ?? null;

@@ -1,28 +1,5 @@
 import { type DemandDistribution, demandPmf } from "../problem/sales-distribution.js";
-
-/** A seeded uniform generator on [0, 1), e.g. `seedrandom(seed)`. */
-export type Uniform = () => number;
-
-/** One Poisson(rate) draw by inversion (exact; cost grows with the rate, fine for daily unit counts). */
-export function samplePoisson(rng: Uniform, rate: number): number {
-  if (rate <= 0) return 0;
-  if (rate > 500) {
-    // Inversion underflows exp(-rate) here; the normal approximation is exact enough at this volume.
-    const u1 = Math.max(rng(), 1e-300);
-    const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng());
-    return Math.max(0, Math.round(rate + Math.sqrt(rate) * z));
-  }
-  const u = rng();
-  let k = 0;
-  let p = Math.exp(-rate);
-  let cdf = p;
-  while (u > cdf && k < 10_000) {
-    k++;
-    p *= rate / k;
-    cdf += p;
-  }
-  return k;
-}
+import { samplePoisson, type Uniform } from "../random/random-draws.js";
 
 /**
  * One day's demand at `rate` under `law` from one uniform (inversion), so two policies on the same seed share their
@@ -41,8 +18,4 @@ export function sampleDemand(rng: Uniform, law: DemandDistribution, rate: number
     if (u <= cdf) return first + k;
   }
   return first + probs.length - 1;
-}
-
-export function uniformBetween(rng: Uniform, lo: number, hi: number): number {
-  return lo + (hi - lo) * rng();
 }

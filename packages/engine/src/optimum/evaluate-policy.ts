@@ -21,6 +21,12 @@ export interface EvaluateOptions {
    * cheaper; pass true for a policy that reads the previous price without a max daily change.
    */
   readonly trackPreviousPrice?: boolean;
+  /**
+   * States holding less probability than this are dropped (default 0: every reachable state, exact). The mass
+   * spreads over every stock level within days through the pmfs' far tails, and most levels then hold less than
+   * 1e-15; dropping them moves the value by at most that mass x the horizon x the best margin per day.
+   */
+  readonly negligibleMass?: number;
 }
 
 /**
@@ -38,6 +44,7 @@ export function evaluatePolicy(
   const S = problem.stock ?? 0;
   const track = options.trackPreviousPrice ?? problem.maxDailyChange !== null;
   const P = track ? A + 1 : 1;
+  const negligible = options.negligibleMass ?? 0;
   const INITIAL = track ? A : 0;
   // Without tracking, every state sits in the single "unknown previous price" slot.
   const slot = (action: number): number => (track ? action : 0);
@@ -60,7 +67,7 @@ export function evaluatePolicy(
     for (let s = 0; s <= S; s++) {
       for (let prev = 0; prev < P; prev++) {
         const mass = prob[s * P + prev] ?? Number.NaN;
-        if (mass === 0) continue;
+        if (mass <= negligible) continue;
         const prevIndex = !track || prev === INITIAL ? -1 : prev;
         let action = policy(t, finite ? s : Number.POSITIVE_INFINITY, prevIndex);
         if (!legal(problem, prevIndex, action)) {

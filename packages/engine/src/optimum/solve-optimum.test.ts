@@ -90,6 +90,21 @@ describe("solveOptimum", () => {
     expect(evaluatePolicy(problem, opt.policy).value).toBeCloseTo(expected, 9);
   });
 
+  it("is evaluated to within the mass it drops when states under negligibleMass are left out", () => {
+    // NB2 demand's far tails reach every stock level within days: most of the 400 levels end up holding under 1e-15.
+    const problem = buildProblem(
+      setup({ horizon: 60, stock: 400, distribution: "negative_binomial", overdispersion: 0.4 }),
+      elastic,
+    );
+    const policy = solveOptimum(problem).policy;
+    const exact = evaluatePolicy(problem, policy);
+    const approximate = evaluatePolicy(problem, policy, { negligibleMass: 1e-15 });
+    expect(evaluatePolicy(problem, policy, { negligibleMass: 0 })).toEqual(exact);
+    expect(approximate.value).not.toBe(exact.value);
+    // At most the dropped mass (under 1e-15 a state, 401 states, 60 days) x the best margin a day.
+    expect(Math.abs(approximate.value - exact.value)).toBeLessThan(1e-15 * 401 * 60 * 11 * 400);
+  });
+
   it("is bounded by the LP bound and beats every constant price", () => {
     const problem = buildProblem(setup(), elastic);
     const opt = solveOptimum(problem);

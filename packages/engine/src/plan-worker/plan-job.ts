@@ -3,9 +3,9 @@ import { type FittedDemand, fitDemand, type ProductHint } from "../demand/fit-de
 import type { Exploration } from "../learn/exploration-range.js";
 import { planWithLearning } from "../learn/learning-plan.js";
 import { type OnlineLearnerInput, onlineLearner } from "../learn/online-learner.js";
-import type { SalesRow } from "../market/generate-market.js";
 import { type ActivePolicy, type PlanInput, type PlannedPrice, planPrices } from "../plan/company-plan.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
+import type { SalesRow } from "../sales/sales-row.js";
 
 /**
  * A checked artifact (`checkPolicyArtifact`) as a planning thread receives it: the thread deserializes it once and

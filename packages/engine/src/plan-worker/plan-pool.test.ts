@@ -3,15 +3,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PolicyArtifactError } from "../artifact/artifact-error.js";
 import { loadPolicyArtifact, type PolicyArtifact } from "../artifact/policy-artifact.js";
+import { EngineError } from "../base/engine-error.js";
 import { planPrices } from "../plan/company-plan.js";
 import { trainingInputFromHistory } from "../policy/company-training.js";
 import { policyActivity } from "../policy/policy-activity.js";
 import { trainArtifact } from "../training/train-artifact.js";
 import { planInputOf } from "./plan-job.js";
 import { createPlanPool, type PlanPool, startPlanPool } from "./plan-pool.js";
-import { PlanPoolError } from "./plan-pool-error.js";
 import { EXIT_DATE, HANG_DATE, market, policyJob, ruleJob } from "./test-support/plan-jobs.js";
 
 let artifact: PolicyArtifact;
@@ -105,8 +104,8 @@ describe("the planning pool", () => {
       // for the bytes again, and fails the same way; the thread then plans on.
       for (let i = 0; i < 2; i++) {
         const error = await solo.plan(broken).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(PolicyArtifactError);
-        expect((error as PolicyArtifactError).code).toBe("artifact_invalid");
+        expect(error).toBeInstanceOf(EngineError);
+        expect((error as EngineError).code).toBe("artifact_invalid");
       }
       expect(await solo.plan(ruleJob(5))).toEqual(await inThisThread(ruleJob(5)));
       expect(solo.stats()[0]?.planned).toBe(1);
@@ -120,8 +119,8 @@ describe("the planning pool", () => {
     try {
       const unsendable = { ...ruleJob(), extra: () => 1 } as ReturnType<typeof ruleJob>;
       const error = await solo.plan(unsendable).catch((e: unknown) => e);
-      expect((error as PlanPoolError).code).toBe("plan_failed");
-      expect((error as PlanPoolError).message).toMatch(/cannot be sent to a thread/);
+      expect((error as EngineError).code).toBe("plan_failed");
+      expect((error as EngineError).message).toMatch(/cannot be sent to a thread/);
       expect(await solo.plan(ruleJob(5))).toEqual(await inThisThread(ruleJob(5)));
     } finally {
       await solo.close();
@@ -139,9 +138,9 @@ describe("the planning pool", () => {
       const error = await crashing
         .plan({ ...ruleJob(), today: EXIT_DATE, startDate: EXIT_DATE })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(PlanPoolError);
-      expect((error as PlanPoolError).code).toBe("plan_thread_exited");
-      expect((error as PlanPoolError).message).toMatch(/exited with code 7 while planning/);
+      expect(error).toBeInstanceOf(EngineError);
+      expect((error as EngineError).code).toBe("plan_thread_exited");
+      expect((error as EngineError).message).toMatch(/exited with code 7 while planning/);
       expect(await crashing.plan(ruleJob(5))).toEqual(await inThisThread(ruleJob(5)));
       const after = crashing.stats();
       expect(after).toHaveLength(1);
@@ -233,9 +232,9 @@ describe("the planning pool", () => {
     const running = closing.plan(policyJob("m1", artifact)).catch((e: unknown) => e);
     await closing.close();
     await closing.close();
-    expect(((await running) as PlanPoolError).code).toBe("plan_pool_closed");
+    expect(((await running) as EngineError).code).toBe("plan_pool_closed");
     const later = await closing.plan(ruleJob()).catch((e: unknown) => e);
-    expect((later as PlanPoolError).code).toBe("plan_pool_closed");
+    expect((later as EngineError).code).toBe("plan_pool_closed");
     expect(closing.stats()).toEqual([]);
   });
 

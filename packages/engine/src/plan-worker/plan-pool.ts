@@ -1,10 +1,10 @@
 import { Worker } from "node:worker_threads";
 import { daysBetween } from "../base/calendar.js";
+import { EngineError } from "../base/engine-error.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
 import { createFairQueue } from "./fair-queue.js";
 import type { PlanJob } from "./plan-job.js";
-import { PlanPoolError } from "./plan-pool-error.js";
 import {
   fromWireError,
   type PlanMessage,
@@ -63,7 +63,7 @@ export interface PlanRequest {
 export interface PlanPool {
   /**
    * `planPrices` of the job in a planning thread. Rejects with the engine's typed errors the thread threw
-   * (`PolicyArtifactError` with its code), else `PlanPoolError`: `plan_failed`, `plan_thread_exited` when the
+   * (`EngineError` with its code), else `EngineError`: `plan_failed`, `plan_thread_exited` when the
    * thread died mid-plan (it is replaced), `plan_pool_closed`; a cancelled plan with its signal's reason.
    */
   plan(job: PlanJob, request?: PlanRequest): Promise<PlannedPrice[]>;
@@ -163,7 +163,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       if (artifact !== null) thread.sent.delete(artifact.key);
       release(thread);
       task.reject(
-        new PlanPoolError(
+        new EngineError(
           "plan_failed",
           `the plan job cannot be sent to a thread: ${(error as Error).message}`,
         ),
@@ -222,8 +222,8 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       if (task !== null) {
         task.reject(
           closed !== null
-            ? new PlanPoolError("plan_pool_closed", "the planning pool was closed while planning")
-            : new PlanPoolError(
+            ? new EngineError("plan_pool_closed", "the planning pool was closed while planning")
+            : new EngineError(
                 "plan_thread_exited",
                 `planning thread ${thread.threadId} exited with code ${code} while planning` +
                   `${thread.failure === null ? "" : ` (${thread.failure.name}: ${thread.failure.message})`}; ` +
@@ -278,7 +278,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
   return {
     plan(job, request = {}) {
       if (closed !== null) {
-        return Promise.reject(new PlanPoolError("plan_pool_closed", "the planning pool is closed"));
+        return Promise.reject(new EngineError("plan_pool_closed", "the planning pool is closed"));
       }
       const { signal } = request;
       if (signal?.aborted) return Promise.reject(signal.reason);
@@ -308,7 +308,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
     close() {
       closed ??= (async () => {
         for (const task of waiting.drain()) {
-          task.reject(new PlanPoolError("plan_pool_closed", "the planning pool was closed before planning"));
+          task.reject(new EngineError("plan_pool_closed", "the planning pool was closed before planning"));
         }
         await Promise.all([...threads].map((t) => t.worker.terminate()));
       })();

@@ -1,9 +1,8 @@
-import { type ArtifactErrorCode, PolicyArtifactError } from "../artifact/artifact-error.js";
 import type { PolicyManifest } from "../artifact/policy-manifest.js";
+import { EngineError, isEngineErrorCode } from "../base/engine-error.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
 import type { PlanJob } from "./plan-job.js";
-import { PlanPoolError, type PlanPoolErrorCode } from "./plan-pool-error.js";
 
 /** An artifact reference on the wire: with its bytes the first time a thread needs it, by key after that. */
 export interface WireArtifact {
@@ -57,11 +56,8 @@ export function toWireError(error: unknown): WireError {
 
 /** The thread's error as the engine's typed error with the same code; anything else as `plan_failed`. */
 export function fromWireError(wire: WireError): Error {
-  if (wire.name === "PolicyArtifactError" && wire.code !== null) {
-    return new PolicyArtifactError(wire.code as ArtifactErrorCode, wire.message);
+  if (wire.name === "EngineError" && wire.code !== null && isEngineErrorCode(wire.code)) {
+    return new EngineError(wire.code, wire.message);
   }
-  if (wire.name === "PlanPoolError" && wire.code !== null) {
-    return new PlanPoolError(wire.code as PlanPoolErrorCode, wire.message);
-  }
-  return new PlanPoolError("plan_failed", `${wire.name}: ${wire.message}`);
+  return new EngineError("plan_failed", `${wire.name}: ${wire.message}`);
 }

@@ -2,11 +2,11 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { addDays } from "../base/calendar.js";
 import { explorationAdvisor } from "../learn/learning-plan.js";
-import type { SalesRow } from "../market/generate-market.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { trainingDataFromProblems } from "../policy/training-input.js";
 import { buildProblem } from "../problem/problem-setup.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { type ActivePolicy, type PlannedPrice, planPrices } from "./company-plan.js";
 import { type CatalogProduct, type ProductState, productState } from "./product-state.js";
 

@@ -1,4 +1,6 @@
 import { weekdayOf } from "../base/calendar.js";
+import { withinDailyChange } from "../base/daily-change.js";
+import { insideGuardrails } from "../base/guardrails.js";
 import { nearestPrintable, printableAtOrAbove, printableAtOrBelow } from "../base/price-format.js";
 import { type FittedDemand, fittedLaw } from "../demand/fit-demand.js";
 import { demandPmf, expectedCapped, POISSON } from "../problem/sales-distribution.js";
@@ -74,8 +76,8 @@ export function priceBinding(
   if (Math.abs(price - printed) < 1e-9) {
     // The pricer's own price, yet beyond the max daily change from a price inside the guardrails: no printable
     // price lay within the limit (the ending won). From a price outside them, the guardrails moved it.
-    const inside = prev !== null && prev >= state.minPrice - 1e-9 && prev <= state.maxPrice + 1e-9;
-    const beyond = limit !== null && prev !== null && Math.abs(price / prev - 1) > limit + 1e-9;
+    const inside = prev !== null && insideGuardrails(prev, state);
+    const beyond = limit !== null && prev !== null && !withinDailyChange(prev, price, limit);
     return inside && beyond ? "max_daily_change" : null;
   }
   const atMin = price <= printableAtOrAbove(state.format, state.minPrice) + 1e-9;

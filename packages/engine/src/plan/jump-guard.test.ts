@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "../base/calendar.js";
-import type { SalesRow } from "../market/generate-market.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { type ActivePolicy, planPrices } from "./company-plan.js";
 import { dampedPrice, isJump, JUMP_FAR, movesFar } from "./jump-guard.js";
 import { type CatalogProduct, productState } from "./product-state.js";

@@ -1,3 +1,4 @@
+import { withinDailyChange } from "../base/daily-change.js";
 /**
  * The jump guard against the last run: a plan day that moves many products far from the day before (the plan's
  * first day: from the prices last served) is damped, so a model that goes wrong at once (a bad retrain, a fit on corrupt sales) cannot reprice the whole
@@ -21,7 +22,7 @@ export interface PriceMove {
 /** Whether a move leaves [last (1 - JUMP_FAR), last (1 + JUMP_FAR)]. */
 export function movesFar(move: PriceMove): boolean {
   if (move.last === null || !(move.last > 0)) return false;
-  return Math.abs(move.price / move.last - 1) > JUMP_FAR + 1e-9;
+  return !withinDailyChange(move.last, move.price, JUMP_FAR);
 }
 
 /**

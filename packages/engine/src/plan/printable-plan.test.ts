@@ -4,11 +4,11 @@ import { addDays } from "../base/calendar.js";
 import { isPrintable, printableAtOrAbove, printableAtOrBelow } from "../base/price-format.js";
 import { NoPrintablePriceError } from "../base/price-grid.js";
 import { planWithLearning } from "../learn/learning-plan.js";
-import type { SalesRow } from "../market/generate-market.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { trainingDataFromProblems } from "../policy/training-input.js";
 import { buildProblem } from "../problem/problem-setup.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { type ActivePolicy, type PlannedPrice, planPrices } from "./company-plan.js";
 import { type CatalogProduct, type ProductState, productState } from "./product-state.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SalesRow } from "../market/generate-market.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { type CatalogProduct, productState, seasonLastDay, sellsOn } from "./product-state.js";
 
 const product: CatalogProduct = {

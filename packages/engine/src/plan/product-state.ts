@@ -2,9 +2,10 @@ import { addDays, daysBetween } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { nearestPrintable, type PriceFormat, priceFormat } from "../base/price-format.js";
 import { catalogGrid, widestGridStep } from "../base/price-grid.js";
-import type { SalesRow } from "../market/generate-market.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import { type RuleParams, ruleParamsFromHistory } from "../rule/rule-price.js";
+import { observedPriceRange } from "../sales/observed-range.js";
+import type { SalesRow } from "../sales/sales-row.js";
 
 /** A product as the catalogue holds it (the server's product row); prices in currency units. */
 export interface CatalogProduct {
@@ -135,13 +136,7 @@ export function productState(
   if (product.season_end !== null) horizon = daysBetween(today, product.season_end) + 1;
   horizon = Math.max(1, Math.min(MAX_HORIZON, horizon));
   const limit = product.max_daily_change;
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const r of history) {
-    if (r.product_id !== product.product_id) continue;
-    lo = Math.min(lo, r.price);
-    hi = Math.max(hi, r.price);
-  }
+  const observed = observedPriceRange(history, product.product_id);
   return {
     product,
     stock,
@@ -156,9 +151,9 @@ export function productState(
     ),
     ruleParams: ruleParamsFromHistory(history, product.product_id, product.base_price),
     observedPriceRange:
-      lo <= hi
-        ? [roundToMinor(lo, currency), roundToMinor(hi, currency)]
-        : [product.base_price, product.base_price],
+      observed === null
+        ? [product.base_price, product.base_price]
+        : [roundToMinor(observed[0], currency), roundToMinor(observed[1], currency)],
     setup: {
       productId: product.product_id,
       startDate: today,

@@ -1,4 +1,5 @@
 import { at } from "../base/checked-index.js";
+import { nearestPriceIndex } from "../base/nearest-price.js";
 import type { ProductSetup } from "./training-input.js";
 
 /** Two price ratios closer than this (relative) are one shared action. */
@@ -78,10 +79,7 @@ export function productActions(
   const prices = setup.prices;
   spec.multipliers.forEach((m, k) => {
     const target = m * referencePrice;
-    let best = 0;
-    for (let i = 1; i < prices.length; i++) {
-      if (Math.abs(at(prices, i) - target) < Math.abs(at(prices, best) - target)) best = i;
-    }
+    const best = nearestPriceIndex(prices, target);
     priceIndex[k] = best;
     // Actions past the product's own grid would only repeat its end prices.
     const ratio = at(prices, best) / target;

@@ -1,8 +1,9 @@
+import { EngineError } from "../base/engine-error.js";
 import { type FittedDemand, fitDemand } from "../demand/fit-demand.js";
 import { problemFromFit } from "../demand/problem-from-fit.js";
-import type { SalesRow } from "../market/generate-market.js";
 import type { ProblemSetup } from "../problem/problem-setup.js";
 import { ruleParamsFromHistory } from "../rule/rule-price.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { demandUncertaintyOf } from "./safe-improvement.js";
 import {
   type TrainingConfigInput,
@@ -31,30 +32,17 @@ export interface CompanyTrainingData {
   readonly config?: TrainingConfigInput;
 }
 
-export type TrainingErrorCode = "insufficient_history" | "training_failed";
-
-/** The one error of company training; `code` is stable (the server maps `insufficient_history` to 422). */
-export class TrainingError extends Error {
-  readonly code: TrainingErrorCode;
-
-  constructor(code: TrainingErrorCode, message: string) {
-    super(message);
-    this.name = "TrainingError";
-    this.code = code;
-  }
-}
-
 /**
  * The cheap checks, done before any thread starts so the common refusal costs nothing: the company has products
  * and at least `minHistoryDays` distinct dates of history.
  */
 export function checkTrainingHistory(data: CompanyTrainingData): void {
   if (data.products.length === 0) {
-    throw new TrainingError("insufficient_history", "The company has no products to price.");
+    throw new EngineError("insufficient_history", "The company has no products to price.");
   }
   const days = new Set(data.history.map((r) => r.date)).size;
   if (days < data.minHistoryDays) {
-    throw new TrainingError(
+    throw new EngineError(
       "insufficient_history",
       `The company has ${days} days of sales history; training needs at least ${data.minHistoryDays}.`,
     );
@@ -114,7 +102,7 @@ export function trainingInputFromHistory(data: CompanyTrainingData): TrainingInp
     });
   }
   if (products.length === 0) {
-    throw new TrainingError(
+    throw new EngineError(
       "insufficient_history",
       "No product has usable sales history to fit a demand model.",
     );

@@ -1,7 +1,9 @@
 import seedrandom from "seedrandom";
 import { initTfBackend, tf } from "../backend/tf-backend.js";
+import { nearestPriceIndex } from "../base/nearest-price.js";
 import { sampleDemand } from "../market/sampling.js";
 import { type DemandPmf, demandPmf, expectedCapped } from "../problem/sales-distribution.js";
+import { sampleNormal, samplePoisson } from "../random/random-draws.js";
 import { type ActionSpec, buildActionSpec, referencePriceOf } from "./action-space.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
@@ -422,10 +424,7 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
   const even = Math.max(1, Math.floor(count / 4));
   const episodes = count - even;
   const byDay: number[][] = Array.from({ length: h }, () => []);
-  const normal = (): number => {
-    const u1 = Math.max(rng(), 1e-12);
-    return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng());
-  };
+  const normal = (): number => sampleNormal(rng);
   const n = m.setup.prices.length;
   for (let e = 0; e < episodes; e++) {
     let stock = s0;
@@ -438,7 +437,7 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
       const idx = nearestPriceIndex(m.setup.prices, target);
       const rate = m.rates[t * n + idx] ?? Number.NaN;
       const sold =
-        m.setup.distribution === "poisson" ? samplePoisson(rate, rng) : sampleDemand(rng, m.setup, rate);
+        m.setup.distribution === "poisson" ? samplePoisson(rng, rate) : sampleDemand(rng, m.setup, rate);
       stock = Math.max(0, stock - sold);
     }
   }
@@ -447,40 +446,6 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
       levels.push(Math.min(s0, Math.max(1, Math.round(1 + ((j + rng()) / even) * (s0 - 1)))));
   }
   return byDay;
-}
-
-/** Index of the grid price closest to `target` (the first of a tie). */
-function nearestPriceIndex(prices: readonly number[], target: number): number {
-  let idx = 0;
-  let bestGap = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < prices.length; i++) {
-    const gap = Math.abs((prices[i] ?? Number.NaN) - target);
-    if (gap < bestGap) {
-      bestGap = gap;
-      idx = i;
-    }
-  }
-  return idx;
-}
-
-/** Poisson draw by inversion (small rates) or a rounded normal approximation (large ones). */
-function samplePoisson(rate: number, rng: () => number): number {
-  if (rate <= 0) return 0;
-  if (rate > 60) {
-    const u1 = Math.max(rng(), 1e-12);
-    const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng());
-    return Math.max(0, Math.round(rate + Math.sqrt(rate) * z));
-  }
-  let k = 0;
-  let p = Math.exp(-rate);
-  let cdf = p;
-  const u = rng();
-  while (u > cdf && k < 1000) {
-    k++;
-    p *= rate / k;
-    cdf += p;
-  }
-  return k;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { withinDailyChange } from "../base/daily-change.js";
 import { approxExpectedSales, demandVariance } from "../problem/sales-distribution.js";
 import {
   type ActionSpec,
@@ -212,7 +213,7 @@ export class ProductModel {
   private changeOk(prev: number | null, next: number | null): boolean {
     const limit = this.setup.maxDailyChange;
     if (limit === null || prev === null || next === null) return true;
-    return Math.abs(next / prev - 1) <= limit + 1e-9;
+    return withinDailyChange(prev, next, limit);
   }
 
   /** Demand rate (units/day) of `action` on day t; 0 for no sale. */
@@ -278,25 +279,26 @@ export class ProductModel {
     const acts = this.priceActions;
     if ((this.remainingAt[t * a + free] ?? Number.NaN) <= stock)
       return { price: this.setPrice(free), marginalValue: 0 };
-    // Season demand left and price of the i-th price action (ascending price).
-    const demandAt = (i: number): number => this.remainingAt[t * a + (acts[i] ?? Number.NaN)] ?? Number.NaN;
-    const priceAt = (i: number): number => this.setPrice(acts[i] ?? Number.NaN);
+    // Season demand left and price of the i-th price action (ascending price), written out rather than as closures:
+    // this runs for every state the training and the safety check visit.
+    const row = t * a;
+    const remaining = this.remainingAt;
     let lo = acts.indexOf(free);
     let hi = acts.length - 1;
-    if (demandAt(hi) > stock) {
-      const top = priceAt(hi);
+    if ((remaining[row + (acts[hi] ?? Number.NaN)] ?? Number.NaN) > stock) {
+      const top = this.setPrice(acts[hi] ?? Number.NaN);
       return { price: top, marginalValue: top - this.setup.unitCost };
     }
     // Invariant: demand at acts[lo] exceeds stock, demand at acts[hi] does not (demand falls as price rises).
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
-      if (demandAt(mid) > stock) lo = mid;
+      if ((remaining[row + (acts[mid] ?? Number.NaN)] ?? Number.NaN) > stock) lo = mid;
       else hi = mid;
     }
-    const dLo = Math.max(demandAt(lo), EPS);
-    const dHi = Math.max(demandAt(hi), EPS);
-    const pLo = priceAt(lo);
-    const pHi = priceAt(hi);
+    const dLo = Math.max(remaining[row + (acts[lo] ?? Number.NaN)] ?? Number.NaN, EPS);
+    const dHi = Math.max(remaining[row + (acts[hi] ?? Number.NaN)] ?? Number.NaN, EPS);
+    const pLo = this.setPrice(acts[lo] ?? Number.NaN);
+    const pHi = this.setPrice(acts[hi] ?? Number.NaN);
     const frac =
       dLo === dHi ? 1 : (Math.log(dLo) - Math.log(Math.max(stock, EPS))) / (Math.log(dLo) - Math.log(dHi));
     const price = Math.exp(Math.log(pLo) + frac * (Math.log(pHi) - Math.log(pLo)));

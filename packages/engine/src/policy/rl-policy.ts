@@ -1,4 +1,5 @@
 import { daysBetween } from "../base/calendar.js";
+import { withinDailyChange } from "../base/daily-change.js";
 import type { ProductPolicy } from "../problem/pricing-problem.js";
 import { SHUTOFF } from "../problem/pricing-problem.js";
 import { expectedSales } from "../problem/sales-distribution.js";
@@ -267,7 +268,7 @@ export class RlPolicy {
       if (valid[k] !== 1) continue;
       if (limit !== null && prevPrice !== null) {
         const p = model.priceOf(k);
-        if (p !== null && Math.abs(p / prevPrice - 1) > limit + 1e-9) continue;
+        if (p !== null && !withinDailyChange(prevPrice, p, limit)) continue;
       }
       const q = out[base + k] ?? Number.NEGATIVE_INFINITY;
       if (q > bestQ) {

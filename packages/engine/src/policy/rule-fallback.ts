@@ -1,4 +1,4 @@
-import { at } from "../base/checked-index.js";
+import { nearestPriceIndex } from "../base/nearest-price.js";
 import { allowedRange } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
 import { problemFromRates } from "../problem/problem-setup.js";
@@ -32,11 +32,7 @@ export class RuleFallback {
     const { lo, hi } = allowedRange(shifted, -1);
     if (lo > hi) {
       // Nothing on the grid is reachable within the limit: the closest price, as the RL policy does.
-      let best = 0;
-      for (let i = 1; i < p.prices.length; i++) {
-        if (Math.abs(at(p.prices, i) - prevPrice) < Math.abs(at(p.prices, best) - prevPrice)) best = i;
-      }
-      return best;
+      return nearestPriceIndex(p.prices, prevPrice);
     }
     return rulePolicy(shifted, this.params)(day, stock, -1);
   }

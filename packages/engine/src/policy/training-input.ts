@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { at } from "../base/checked-index.js";
+import { insideGuardrails } from "../base/guardrails.js";
 import type { PricingProblem } from "../problem/pricing-problem.js";
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
@@ -141,7 +142,7 @@ export function validateTrainingInput(input: TrainingInput): void {
     if (s.minPrice > s.maxPrice) throw new RangeError(`${where}: minPrice above maxPrice`);
     for (let i = 0; i < s.prices.length; i++) {
       const price = at(s.prices, i);
-      if (price < s.minPrice - 1e-9 || price > s.maxPrice + 1e-9) {
+      if (!insideGuardrails(price, s)) {
         throw new RangeError(`${where}: grid price ${price} outside the guardrails`);
       }
       if (i > 0 && !(price > at(s.prices, i - 1))) throw new RangeError(`${where}: prices must ascend`);

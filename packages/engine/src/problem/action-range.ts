@@ -1,5 +1,6 @@
+import { withinDailyChange } from "../base/daily-change.js";
+import { nearestPriceIndex } from "../base/nearest-price.js";
 import type { PricingProblem } from "./pricing-problem.js";
-import { CHANGE_TOLERANCE } from "./problem-setup.js";
 
 /** Inclusive range of grid indexes allowed after a price; the grid is ascending so the set is contiguous. */
 export interface IndexRange {
@@ -17,10 +18,11 @@ export function allowedRange(problem: PricingProblem, prevPriceIndex: number): I
   if (limit === null) return { lo: 0, hi: n - 1 };
   const prev = prevPriceIndex >= 0 ? problem.prices[prevPriceIndex] : problem.initialPrice;
   if (prev === undefined || prev === null) return { lo: 0, hi: n - 1 };
+  const beyond = (i: number) => !withinDailyChange(prev, problem.prices[i] ?? Number.NaN, limit);
   let lo = 0;
-  while (lo < n && (problem.prices[lo] ?? Number.NaN) / prev - 1 < -limit - CHANGE_TOLERANCE) lo++;
+  while (lo < n && beyond(lo) && (problem.prices[lo] ?? Number.NaN) < prev) lo++;
   let hi = n - 1;
-  while (hi >= 0 && (problem.prices[hi] ?? Number.NaN) / prev - 1 > limit + CHANGE_TOLERANCE) hi--;
+  while (hi >= 0 && beyond(hi) && (problem.prices[hi] ?? Number.NaN) > prev) hi--;
   return { lo, hi };
 }
 
@@ -35,13 +37,5 @@ export function isAllowed(problem: PricingProblem, prevPriceIndex: number, actio
 /** The grid index whose price is closest to `price` within the allowed range (clamping outside it). */
 export function nearestAllowedIndex(problem: PricingProblem, prevPriceIndex: number, price: number): number {
   const { lo, hi } = allowedRange(problem, prevPriceIndex);
-  let best = lo;
-  for (let i = lo; i <= hi; i++) {
-    if (
-      Math.abs((problem.prices[i] ?? Number.NaN) - price) <
-      Math.abs((problem.prices[best] ?? Number.NaN) - price)
-    )
-      best = i;
-  }
-  return best;
+  return nearestPriceIndex(problem.prices, price, lo, hi);
 }

@@ -1,3 +1,5 @@
+import { withinDailyChange } from "../base/daily-change.js";
+import { insideGuardrails } from "../base/guardrails.js";
 import type { PricingProblem } from "./pricing-problem.js";
 
 /**
@@ -5,9 +7,6 @@ import type { PricingProblem } from "./pricing-problem.js";
  * fitted) it becomes a `PricingProblem`. Prices in currency units.
  */
 export type ProblemSetup = Omit<PricingProblem, "rate">;
-
-/** Tolerance on the max-daily-change check, so that a 10 % step on cents-rounded prices is allowed. */
-export const CHANGE_TOLERANCE = 1e-9;
 
 /**
  * Builds a `PricingProblem` whose rates are tabulated once (day x grid price) from `rateAt(day, price)` in units
@@ -56,22 +55,20 @@ function validateSetup(s: ProblemSetup): void {
   if (!(s.minPrice <= s.maxPrice)) fail("min_price above max_price");
   for (let i = 0; i < s.prices.length; i++) {
     const p = s.prices[i] ?? Number.NaN;
-    if (!(p >= s.minPrice - 1e-9 && p <= s.maxPrice + 1e-9)) fail(`grid price ${p} outside the guardrails`);
+    if (!insideGuardrails(p, s)) fail(`grid price ${p} outside the guardrails`);
     if (i > 0 && !(p > (s.prices[i - 1] ?? Number.NaN))) fail("grid prices must be strictly ascending");
   }
   if (s.stock !== null && (!Number.isInteger(s.stock) || s.stock < 0)) fail("stock must be a whole number");
   if (s.maxDailyChange !== null) {
     const initial = s.initialPrice ?? fail("max_daily_change needs an initial price");
     for (let i = 1; i < s.prices.length; i++) {
-      if (
-        (s.prices[i] ?? Number.NaN) / (s.prices[i - 1] ?? Number.NaN) - 1 >
-        s.maxDailyChange + CHANGE_TOLERANCE
-      ) {
+      if (!withinDailyChange(s.prices[i - 1] ?? Number.NaN, s.prices[i] ?? Number.NaN, s.maxDailyChange)) {
         fail(`grid step ${s.prices[i - 1]} -> ${s.prices[i]} is larger than the max daily change`);
       }
     }
-    const lo = initial * (1 - s.maxDailyChange) - 1e-9;
-    const hi = initial * (1 + s.maxDailyChange) + 1e-9;
-    if (!s.prices.some((p) => p >= lo && p <= hi)) fail("no grid price is reachable from the initial price");
+    const limit = s.maxDailyChange;
+    if (!s.prices.some((p) => withinDailyChange(initial, p, limit))) {
+      fail("no grid price is reachable from the initial price");
+    }
   }
 }

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SalesRow } from "../market/generate-market.js";
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
 import { allowedRange } from "../problem/action-range.js";
 import { buildProblem } from "../problem/problem-setup.js";
+import type { SalesRow } from "../sales/sales-row.js";
 import { rulePolicy } from "./rule-policy.js";
 import { ruleParamsFromHistory, rulePrice } from "./rule-price.js";
 

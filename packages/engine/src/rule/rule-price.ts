@@ -1,5 +1,5 @@
 import { weekdayOf } from "../base/calendar.js";
-import type { SalesRow } from "../market/generate-market.js";
+import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 
 /** What the rule knows about a product: its base price and, when there is history, its weekly rhythm and volume. */
 export interface RuleParams {
@@ -61,7 +61,7 @@ export function ruleParamsFromHistory(
   const counts = new Array<number>(7).fill(0);
   for (const r of rows) {
     if (r.product_id !== productId) continue;
-    if (r.stock_on_hand !== null && r.units_sold >= r.stock_on_hand) continue;
+    if (isStockOutDay(r)) continue;
     const d = weekdayOf(r.date);
     sums[d] = (sums[d] ?? Number.NaN) + r.units_sold;
     counts[d] = (counts[d] ?? Number.NaN) + 1;

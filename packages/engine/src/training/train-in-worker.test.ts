@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadPolicyArtifact } from "../artifact/policy-artifact.js";
+import { EngineError } from "../base/engine-error.js";
 import { generateMarket } from "../market/generate-market.js";
-import { type CompanyTrainingData, TrainingError } from "../policy/company-training.js";
+import type { CompanyTrainingData } from "../policy/company-training.js";
 import type { TrainingProgress } from "../policy/fitted-q.js";
 import { trainInWorker } from "./train-in-worker.js";
 
@@ -77,7 +78,7 @@ describe("trainInWorker", () => {
 
   it("refuses thin history before starting a thread", () => {
     const thin = { ...data, history: data.history.slice(-10) };
-    expect(() => trainInWorker(thin)).toThrow(TrainingError);
+    expect(() => trainInWorker(thin)).toThrow(EngineError);
     expect(() => trainInWorker(thin)).toThrow(/10 days of sales history/);
     expect(() => trainInWorker({ ...data, products: [] })).toThrow(/no products/);
   });

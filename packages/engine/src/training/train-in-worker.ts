@@ -1,7 +1,8 @@
 import type { PolicyArtifact } from "../artifact/policy-artifact.js";
 import type { PolicyManifest } from "../artifact/policy-manifest.js";
+import { EngineError } from "../base/engine-error.js";
 import { callThread, type ThreadReply } from "../base/thread-call.js";
-import { type CompanyTrainingData, checkTrainingHistory, TrainingError } from "../policy/company-training.js";
+import { type CompanyTrainingData, checkTrainingHistory } from "../policy/company-training.js";
 import type { TrainingProgress } from "../policy/fitted-q.js";
 
 /** What the parent sends: plain, structured-cloneable data only. */
@@ -37,8 +38,8 @@ const WORKER_ENTRY = import.meta.url.endsWith(".ts")
 /**
  * Trains a company's policy in a worker thread so the caller's event loop keeps serving: the demand fit, the
  * simulator, training, the safety check and serialization all run in the thread; resolves with the artifact
- * (manifest + weights). The cheap history checks run here first and throw `TrainingError` synchronously, so the
- * common refusal starts no thread; a failure inside the thread rejects with a `TrainingError` too.
+ * (manifest + weights). The cheap history checks run here first and throw `EngineError` synchronously, so the
+ * common refusal starts no thread; a failure inside the thread rejects with a `EngineError` too.
  */
 export function trainInWorker(
   data: CompanyTrainingData,
@@ -51,8 +52,8 @@ export function trainInWorker(
     request,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    failure: (error) => new TrainingError(error.code as TrainingError["code"], error.message),
+    failure: (error) => new EngineError(error.code as EngineError["code"], error.message),
     exited: (code) =>
-      new TrainingError("training_failed", `training worker exited with code ${code} before finishing`),
+      new EngineError("training_failed", `training worker exited with code ${code} before finishing`),
   }).then((result) => ({ manifest: result.manifest, weights: new Uint8Array(result.weights) }));
 }

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { TrainingError, trainingInputFromHistory } from "../policy/company-training.js";
+import { EngineError } from "../base/engine-error.js";
+import { trainingInputFromHistory } from "../policy/company-training.js";
 import type { TrainingProgress } from "../policy/fitted-q.js";
 import { trainArtifact } from "./train-artifact.js";
 import type { WorkerReply, WorkerRequest } from "./train-in-worker.js";
@@ -28,7 +29,7 @@ try {
   send({
     type: "error",
     error:
-      error instanceof TrainingError
+      error instanceof EngineError
         ? { code: error.code, message: error.message }
         : { code: "training_failed", message },
   });

@@ -130,16 +130,17 @@ export function createCliRuntime(io: CliIo, env: NodeJS.ProcessEnv): CliRuntime 
       const config = runtime.config(cmd);
       if (options.create !== true) await requireDatabase(config);
       // Loaded on demand, like every heavy module of a command: `pricing --help` loads none of them.
-      const [{ createServerContext }, { isApiError }] = await Promise.all([
+      const [{ createServerContext }, { asApiError }] = await Promise.all([
         import("../context.js"),
-        import("@pricing/http-adapter"),
+        import("../error-translator.js"),
       ]);
       const ctx = await createServerContext(config);
       try {
         return await fn(ctx);
       } catch (error) {
         // The API's expected failures (422, 409, 404) as CLI errors with the same code and message.
-        if (isApiError(error)) throw new CliError(error.message, error.code);
+        const expected = asApiError(error);
+        if (expected !== undefined) throw new CliError(expected.message, expected.code);
         throw error;
       } finally {
         await ctx.close();

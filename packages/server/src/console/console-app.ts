@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyRequest,
 } from "fastify";
 import type { ServerContext } from "../context.js";
+import { translateError } from "../error-translator.js";
 import { registerApiRoutes } from "./api-routes.js";
 import { registerAuthRoutes } from "./auth-routes.js";
 import { createConsoleAuth } from "./console-auth.js";
@@ -142,7 +143,7 @@ export async function buildConsoleApp(ctx: ServerContext): Promise<ConsoleApp> {
   });
 
   const answer = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, { translateError });
     if (apiError.code === "internal_error") {
       request.log.error({ err: apiError.cause ?? apiError }, "console request failed");
     } else {

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBusyAsApiError, isDatabaseBusy } from "./database-busy.js";
+import { translateError } from "../error-translator.js";
+import { isDatabaseBusy } from "./database-busy.js";
 import { postgresTestsEnabled, TEST_PG_URL } from "./test-postgres.js";
 
 const postgres = await postgresTestsEnabled();
@@ -39,11 +40,11 @@ describe("a busy database", () => {
       holder.exec("begin immediate");
       const error = thrown(() => writer.prepare("insert into t values (1)").run());
       expect(isDatabaseBusy(error)).toBe(true);
-      const answer = databaseBusyAsApiError(new Error("wrapped", { cause: error }));
+      const answer = translateError(new Error("wrapped", { cause: error }));
       expect(answer).toMatchObject({ code: "unavailable", statusCode: 503, headers: { "Retry-After": "1" } });
       // Other failures of the database are not "busy": they stay 500s.
       expect(isDatabaseBusy(thrown(() => writer.prepare("insert into nope values (1)").run()))).toBe(false);
-      expect(databaseBusyAsApiError(new Error("anything"))).toBeUndefined();
+      expect(translateError(new Error("anything"))).toBeUndefined();
     } finally {
       holder.exec("rollback");
       holder.close();

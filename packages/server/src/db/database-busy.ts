@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiError } from "@pricing/http-adapter";
 
 /** Seconds a client is told to wait after meeting a busy database: a lock holder's transaction is short. */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -23,25 +22,13 @@ export function isDatabaseBusy(error: unknown): boolean {
   return false;
 }
 
-/**
- * The one place a busy database becomes an API answer: 503 `unavailable` with `Retry-After` (DESIGN.md §2), never
- * a 500. Undefined for every other error.
- */
-export function databaseBusyAsApiError(error: unknown): ApiError | undefined {
-  if (!isDatabaseBusy(error)) return undefined;
-  return new ApiError("unavailable", "The database is busy; retry shortly.", {
-    headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) },
-    cause: error,
-  });
-}
-
 /** Pause between two tries of {@link retryWhileBusy}. */
 const BUSY_RETRY_PAUSE_MS = 1000;
 
 /**
  * Tries `write` again, after a pause, while it fails because the database is busy, until `forMs` have passed: for
  * a writer off the request path that should outwait a long lock (an import's last step) rather than lose its write.
- * A request answers 503 instead (`databaseBusyAsApiError`). `signal` ends the waiting (the last error stands).
+ * A request answers 503 instead (`translateError`). `signal` ends the waiting (the last error stands).
  */
 export async function retryWhileBusy<T>(
   write: () => Promise<T>,

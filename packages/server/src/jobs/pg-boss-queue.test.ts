@@ -71,7 +71,7 @@ describe.runIf(enabled)("the pg-boss nightly fan-out", () => {
 
   it("runs the queued companies back to back, not one per polling interval", async () => {
     schedule = await startJobs(ctx, { concurrency: 1 });
-    await ctx.jobs?.enqueueNightlyBatch();
+    await ctx.jobs?.nightlyBatch();
     const deadline = performance.now() + 60_000;
     let outcomes = await ctx.db.selectFrom("batch_outcomes").selectAll().execute();
     while (outcomes.length < COMPANIES && performance.now() < deadline) {

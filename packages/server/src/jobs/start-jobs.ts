@@ -1,6 +1,9 @@
 import { Cron } from "croner";
 import type { ServerContext } from "../context.js";
+import { ALL_TASKS } from "./all-tasks.js";
 import { type BatchSchedule, startBatchSchedule } from "./batch-schedule.js";
+import { createInProcessQueue } from "./in-process-queue.js";
+import { jobsOn } from "./task-jobs.js";
 
 export interface JobsRole {
   /** Jobs this process runs at once; 0: it only queues them (an API-only replica on PostgreSQL). */
@@ -21,9 +24,9 @@ function sharedSchedule(ctx: ServerContext, running: boolean): BatchSchedule {
 }
 
 /**
- * Starts this process's share of the jobs. On PostgreSQL: trainings go to pg-boss instead of this process, and with
- * `concurrency > 0` this process also works jobs and takes part in the shared nightly schedule. On SQLite (one
- * machine): trainings stay in this process and the croner schedule runs here; an API-only role makes no sense there.
+ * Starts this process's share of the jobs. On PostgreSQL: jobs go to pg-boss, and with `concurrency > 0` this
+ * process also works them and takes part in the shared nightly schedule. On SQLite (one machine): jobs run in this
+ * process's queue and the croner schedule runs here; an API-only role makes no sense there.
  */
 export async function startJobs(ctx: ServerContext, role: JobsRole): Promise<BatchSchedule> {
   if (ctx.config.databaseUrl === undefined) {
@@ -32,9 +35,10 @@ export async function startJobs(ctx: ServerContext, role: JobsRole): Promise<Bat
         "an API-only replica (--workers 0) needs PRICING_DATABASE_URL (PostgreSQL): on SQLite the server runs its own jobs",
       );
     }
+    ctx.jobs = jobsOn(createInProcessQueue(ctx));
     return startBatchSchedule(ctx);
   }
   const { startPgBossQueue } = await import("./pg-boss-queue.js");
-  ctx.jobs = await startPgBossQueue(ctx, role);
+  ctx.jobs = jobsOn(await startPgBossQueue(ctx, role, ALL_TASKS));
   return sharedSchedule(ctx, role.concurrency > 0);
 }

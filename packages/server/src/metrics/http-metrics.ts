@@ -1,6 +1,6 @@
 import { toApiError } from "@pricing/http-adapter";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { databaseBusyAsApiError } from "../db/database-busy.js";
+import { translateError } from "../error-translator.js";
 import type { ServerMetrics, TokenExchangeOutcome } from "./server-metrics.js";
 
 /** The adapter's operation id of `POST /auth/token` (stable: the OpenAPI document's). */
@@ -16,7 +16,7 @@ const UNMATCHED = "unmatched";
 export function installHttpMetrics(app: FastifyInstance, metrics: ServerMetrics): void {
   const errorCodes = new WeakMap<FastifyRequest, TokenExchangeOutcome>();
   app.addHook("onError", async (request, _reply, error) => {
-    errorCodes.set(request, toApiError(error, { translateError: databaseBusyAsApiError }).code);
+    errorCodes.set(request, toApiError(error, { translateError }).code);
   });
   app.addHook("onResponse", async (request, reply) => {
     const route = request.routeOptions.url ?? UNMATCHED;

@@ -1,6 +1,7 @@
-import { ApiError, type ErrorCode } from "@pricing/http-adapter";
+import type { ErrorCode } from "@pricing/http-adapter";
 import type { ActiveSource } from "@pricing/policy-store";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { asApiError } from "../error-translator.js";
 import { type ActiveSources, createActiveSources } from "./active-sources.js";
 
 export type TrainingOutcome = "succeeded" | "failed" | "insufficient_history" | "aborted" | "conflict";
@@ -37,8 +38,9 @@ const BATCH_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200];
 
 function trainingOutcome(error: unknown, signal: AbortSignal | undefined): TrainingOutcome {
   if (signal?.aborted) return "aborted";
-  if (error instanceof ApiError && error.code === "training_in_progress") return "conflict";
-  if (error instanceof ApiError && error.code === "insufficient_history") return "insufficient_history";
+  const code = asApiError(error)?.code;
+  if (code === "training_in_progress") return "conflict";
+  if (code === "insufficient_history") return "insufficient_history";
   return "failed";
 }
 

@@ -40,18 +40,6 @@ export function createSalesRepository(db: Db) {
         .execute();
     },
 
-    /** Each product's lowest and highest price sold at on or before `to` (the observed price range). */
-    async priceRanges(companyId: string, to: string): Promise<Map<string, [number, number]>> {
-      const rows = await db
-        .selectFrom("sales")
-        .select((eb) => ["product_id", eb.fn.min("price").as("lo"), eb.fn.max("price").as("hi")])
-        .where("company_id", "=", companyId)
-        .where("date", "<=", to)
-        .groupBy("product_id")
-        .execute();
-      return new Map(rows.map((r) => [r.product_id, [Number(r.lo), Number(r.hi)]]));
-    },
-
     async count(companyId: string): Promise<number> {
       const row = await db
         .selectFrom("sales")

@@ -1,9 +1,10 @@
-import { addDays } from "@pricing/engine";
+import { observedPriceRange } from "@pricing/engine";
 import type { ExplorationReport } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
 import { servedPolicy } from "./active-policy.js";
 import { planCompany } from "./company-plan.js";
+import { loadCompanySnapshot } from "./company-snapshot.js";
 import { companyToday } from "./company-today.js";
 
 /** A report made for one state of its inputs, kept at most this long (a catalogue import changes no key part). */
@@ -68,12 +69,13 @@ async function planReport(
   today: string,
 ): Promise<ExplorationReport> {
   const items = (await planCompany(ctx, company, { startDate: today, endDate: today })).recommendations;
-  const ranges = await ctx.repositories.sales.priceRanges(company.company_id, addDays(today, -1));
+  // The engine's observed range over the history the plan reads (the sales before today).
+  const { history } = await loadCompanySnapshot(ctx, company, today);
   return {
     exploration: company.exploration,
     as_of: today,
     products: items.map((r) => {
-      const range = ranges.get(r.product_id) ?? null;
+      const range = observedPriceRange(history, r.product_id);
       return {
         product_id: r.product_id,
         observed_price_range: range,

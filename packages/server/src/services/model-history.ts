@@ -3,7 +3,6 @@ import { approvalPeriods, type SlotEvent } from "@pricing/policy-store";
 import type { ServerContext } from "../context.js";
 import { findCompany } from "./company-lookup.js";
 import { numericMetrics } from "./numeric-metrics.js";
-import { changingSlots } from "./slot-errors.js";
 
 /** The API's events of one slot change, oldest first: a train with auto-approve is a train and a promotion. */
 function eventsOf(event: SlotEvent): ModelEvent[] {
@@ -33,7 +32,7 @@ function eventsOf(event: SlotEvent): ModelEvent[] {
 export async function modelHistory(ctx: ServerContext, input: ModelHistoryQuery): Promise<ModelHistory> {
   await findCompany(ctx, input.company_id);
   const store = ctx.policies.store;
-  const state = await changingSlots(() => store.getSlots(input.company_id));
+  const state = await store.getSlots(input.company_id);
   const periods = approvalPeriods(state.history);
   const records = (await store.listVersions(input.company_id)).reverse();
   const events = state.history.flatMap(eventsOf).reverse();

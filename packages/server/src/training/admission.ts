@@ -30,7 +30,7 @@ export interface TrainingRequest {
  */
 function abandonedAfterSeconds(ctx: ServerContext): number {
   const settings = ctx.config.pricing;
-  return ctx.jobs === undefined ? 30 : 2 * settings.jobExpireSeconds + 60;
+  return ctx.jobs?.shared === true ? 2 * settings.jobExpireSeconds + 60 : 30;
 }
 
 /**

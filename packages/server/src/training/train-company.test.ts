@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiError } from "@pricing/http-adapter";
+import { EngineError } from "@pricing/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createServerContext, type ServerContext } from "../context.js";
+import { translateError } from "../error-translator.js";
 import { trainCompany } from "./train-company.js";
 
 describe("train-company job", () => {
@@ -27,10 +28,10 @@ describe("train-company job", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("answers the engine's insufficient_history with the API's 422 error and releases the slot", async () => {
+  it("lets the engine's insufficient_history through (the translator's 422) and releases the slot", async () => {
     const error = await trainCompany(ctx, { companyId: "bare", autoApprove: false }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: "insufficient_history", statusCode: 422 });
+    expect(error).toBeInstanceOf(EngineError);
+    expect(translateError(error)).toMatchObject({ code: "insufficient_history", statusCode: 422 });
     expect(ctx.training.isTraining("bare")).toBe(false);
     expect((await ctx.policies.store.getSlots("bare")).latest).toBeNull();
   });

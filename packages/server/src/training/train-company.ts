@@ -2,15 +2,13 @@ import {
   type CompanyTrainingData,
   type PolicyArtifact,
   type PolicyMetrics,
-  TrainingError,
   trainInWorker,
 } from "@pricing/engine";
-import { ApiError, type TrainResponse } from "@pricing/http-adapter";
+import type { TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { findCompany } from "../services/company-lookup.js";
 import { loadCompanySnapshot } from "../services/company-snapshot.js";
 import { numericMetrics } from "../services/numeric-metrics.js";
-import { changingSlots } from "../services/slot-errors.js";
 
 export interface TrainCompanyPayload {
   companyId: string;
@@ -38,29 +36,19 @@ export interface TrainCompanyHooks {
 /** Progress crosses from the training thread at most this often, so a long training leaves the event loop alone. */
 const PROGRESS_EVERY_MS = 200;
 
-/**
- * Trains in the engine's worker thread; aborting the signal terminates the thread and rejects with its reason.
- * The engine's `insufficient_history` becomes the API's 422.
- */
-async function trainInThread(
+/** Trains in the engine's worker thread; aborting the signal terminates the thread and rejects with its reason. */
+function trainInThread(
   data: CompanyTrainingData,
   signal: AbortSignal,
   onProgress?: (fraction: number) => void,
 ): Promise<PolicyArtifact> {
-  try {
-    return await trainInWorker(data, {
-      signal,
-      progressEveryMs: PROGRESS_EVERY_MS,
-      ...(onProgress === undefined
-        ? {}
-        : { onProgress: (p) => onProgress(p.totalSteps > 0 ? p.step / p.totalSteps : 0) }),
-    });
-  } catch (error) {
-    if (error instanceof TrainingError && error.code === "insufficient_history") {
-      throw new ApiError("insufficient_history", error.message);
-    }
-    throw error;
-  }
+  return trainInWorker(data, {
+    signal,
+    progressEveryMs: PROGRESS_EVERY_MS,
+    ...(onProgress === undefined
+      ? {}
+      : { onProgress: (p) => onProgress(p.totalSteps > 0 ? p.step / p.totalSteps : 0) }),
+  });
 }
 
 /**
@@ -81,7 +69,7 @@ export async function trainCompany(
     ctx.training.exclusive(companyId, async (signal) => {
       claimed(signal);
       // Minutes of training could never be committed over an unreadable slot record: refuse before.
-      await changingSlots(() => store.getSlots(companyId));
+      await store.getSlots(companyId);
       const snapshot = await loadCompanySnapshot(ctx, company, payload.today);
       const artifact = await trainInThread(
         {
@@ -118,14 +106,12 @@ export async function trainCompany(
           }),
         );
       }
-      const committed = await changingSlots(() =>
-        store.commitTraining({
-          companyId,
-          modelId: saved.model_id,
-          autoApprove,
-          ...(by === undefined ? {} : { by }),
-        }),
-      );
+      const committed = await store.commitTraining({
+        companyId,
+        modelId: saved.model_id,
+        autoApprove,
+        ...(by === undefined ? {} : { by }),
+      });
       ctx.metrics.sources.set(companyId, committed.slots.approved ? "approved" : "latest");
       await ctx.webhooks.slotsChanged(companyId, committed);
       // Housekeeping only: the store never deletes what a slot or a rollback needs, so a failure here is harmless.

@@ -19,25 +19,17 @@ export interface TrainModelOptions {
 const POLL_MIN_MS = 100;
 const POLL_MAX_MS = 1_000;
 
-/**
- * One attempt in this process (the embedded mode, the CLI, the nightly refresh), its answer in memory when it
- * trained. No queue retries it, so an attempt that ends without finishing its operation (it threw before taking it:
- * the company's lock held elsewhere) fails it.
- */
+/** One attempt in this process, its answer in memory when it trained. No queue retries it: it is the last. */
 async function attemptHere(
   ctx: ServerContext,
   operationId: string,
   onProgress?: (fraction: number) => void,
 ): Promise<TrainResponse | undefined> {
-  try {
-    return await runTrainOperation(ctx, operationId, { final: true, ...(onProgress ? { onProgress } : {}) });
-  } catch (error) {
-    ctx.logger.error({ err: error, operation_id: operationId }, "training failed");
-    await ctx.repositories.operations
-      .fail(operationId, { code: "internal_error", message: "The training failed; train again." })
-      .catch(() => undefined);
-    return undefined;
-  }
+  const outcome = await runTrainOperation(ctx, operationId, {
+    final: true,
+    ...(onProgress ? { onProgress } : {}),
+  });
+  return outcome.status === "trained" ? outcome.result : undefined;
 }
 
 /**
@@ -91,22 +83,19 @@ export async function trainModel(
   const request: TrainingRequest = { ...input, ...(options.by === undefined ? {} : { by: options.by }) };
   if (options.onProgress !== undefined) return trainHere(ctx, request, options.onProgress);
   const op = await admitTraining(ctx, request);
-  const { attempt } = await enqueue(ctx, op.operation_id);
-  return awaitResult(ctx, op.operation_id, attempt);
+  const { settled } = await enqueue(ctx, op.operation_id);
+  return awaitResult(ctx, op.operation_id, settled);
 }
 
 /**
- * Hands the operation to the queue, or, without one, starts it in this process in the background and returns the
- * attempt (so a caller waiting for it need not poll the row).
+ * Hands the operation to the queue. A context without one (a CLI command's) starts it in this process in the
+ * background; `settled` then resolves when it has ended (so a caller waiting for it need not poll the row).
  */
-async function enqueue(ctx: ServerContext, operationId: string): Promise<{ attempt?: Promise<unknown> }> {
-  if (ctx.jobs !== undefined) {
-    await ctx.jobs.enqueueTrain({ operationId });
-    return {};
-  }
-  const attempt = attemptHere(ctx, operationId);
-  ctx.training.track(attempt);
-  return { attempt };
+async function enqueue(ctx: ServerContext, operationId: string): Promise<{ settled?: Promise<unknown> }> {
+  if (ctx.jobs !== undefined) return ctx.jobs.train(operationId);
+  const settled = attemptHere(ctx, operationId).catch(() => undefined);
+  ctx.training.track(settled);
+  return { settled };
 }
 
 /** `Prefer: respond-async`: the training queued, its operation answered at once (202). */

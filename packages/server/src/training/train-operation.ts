@@ -1,8 +1,9 @@
 import { passesSafetyGate } from "@pricing/engine";
-import { isApiError, type TrainResponse } from "@pricing/http-adapter";
+import type { TrainResponse } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import { withCompanyLock } from "../db/advisory-locks.js";
 import type { OperationRow } from "../db/schema.js";
+import { asApiError } from "../error-translator.js";
 import type { TrainingRequest } from "./admission.js";
 import { committedAnswer } from "./committed-training.js";
 import { thisProcess } from "./process-owner.js";
@@ -22,40 +23,77 @@ const isFinished = (op: OperationRow | undefined) =>
 
 /** Failures another attempt would meet again (no history, unknown company): the operation fails at once. */
 function isPermanent(error: unknown): boolean {
-  return isApiError(error) && error.code !== "unavailable" && error.code !== "internal_error";
+  const code = asApiError(error)?.code;
+  return code !== undefined && code !== "unavailable" && code !== "internal_error";
 }
 
 function describe(error: unknown): { code: string; message: string } {
-  if (isApiError(error)) return { code: error.code, message: error.message };
+  const expected = asApiError(error);
+  if (expected !== undefined) return { code: expected.code, message: expected.message };
   return { code: "internal_error", message: "The training failed; see the worker's log." };
 }
 
 /**
- * One attempt at a training operation: the `train` job's handler, in a worker (any process) or in-process. Holds
+ * What one attempt came to: `trained` (this attempt committed, or found its commit done), `finished` (the operation
+ * was finished already, or is failed now for good), or `retry` (nothing changed that another attempt could not
+ * redo; the operation stays as it was).
+ */
+export type TrainAttemptOutcome =
+  | { status: "trained"; result: TrainResponse }
+  | { status: "finished" }
+  | { status: "retry"; reason: string };
+
+const FINISHED: TrainAttemptOutcome = { status: "finished" };
+
+/**
+ * One attempt at a training operation: the `train` task's run, in a worker (any process) or in-process. Holds
  * the company's training lock for the whole attempt and re-reads the operation under it, so an attempt whose job
  * expired and was retried elsewhere never commits a second time: the retry waits for the lock (its job fails and
  * is retried later), then finds the operation finished, or finds the model the first attempt was committing
- * already in the slots and finishes the operation with it. Answers with what this attempt committed (undefined when
- * it found the operation finished, or failed it); throws only when the queue should retry.
+ * already in the slots and finishes the operation with it. A `final` attempt leaves no operation queued or running
+ * behind it: its failure fails the operation (unless another attempt is running it).
  */
 export async function runTrainOperation(
   ctx: ServerContext,
   operationId: string,
   attempt: TrainAttempt,
-): Promise<TrainResponse | undefined> {
+): Promise<TrainAttemptOutcome> {
+  const operations = ctx.repositories.operations;
+  try {
+    return await attemptLocked(ctx, operationId, attempt);
+  } catch (error) {
+    ctx.logger.warn(
+      { err: error, operation_id: operationId, final: attempt.final },
+      "training attempt failed",
+    );
+    // Failed before it could run the operation (the company's lock, the database): a last attempt fails it, unless
+    // another attempt has it running.
+    if (attempt.final && (await operations.get(operationId))?.status === "queued") {
+      await operations.fail(operationId, describe(error));
+      return FINISHED;
+    }
+    return { status: "retry", reason: describe(error).message };
+  }
+}
+
+async function attemptLocked(
+  ctx: ServerContext,
+  operationId: string,
+  attempt: TrainAttempt,
+): Promise<TrainAttemptOutcome> {
   const operations = ctx.repositories.operations;
   const first = await operations.get(operationId);
-  if (first === undefined || isFinished(first)) return undefined;
+  if (first === undefined || isFinished(first)) return FINISHED;
   const postgres = ctx.config.databaseUrl !== undefined;
-  return withCompanyLock(ctx.db, postgres, first.company_id, async () => {
+  return withCompanyLock(ctx.db, postgres, first.company_id, async (): Promise<TrainAttemptOutcome> => {
     const op = await operations.get(operationId);
-    if (op === undefined || isFinished(op)) return undefined;
+    if (op === undefined || isFinished(op)) return FINISHED;
     const done = await committedAnswer(ctx.policies.store, op);
     if (done !== null) {
       await operations.succeed(operationId, done);
-      return done;
+      return { status: "trained", result: done };
     }
-    if (!(await operations.start(operationId, thisProcess()))) return undefined;
+    if (!(await operations.start(operationId, thisProcess()))) return FINISHED;
     const input = JSON.parse(op.input) as TrainingRequest;
     let progress = 0;
     const heartbeat = setInterval(() => {
@@ -86,17 +124,17 @@ export async function runTrainOperation(
         },
       );
       await operations.succeed(operationId, result);
-      return result;
+      return { status: "trained", result };
     } catch (error) {
-      if (isPermanent(error) || attempt.final) {
-        await operations.fail(operationId, describe(error));
-        if (isPermanent(error)) return undefined;
-      }
       ctx.logger.warn(
         { err: error, operation_id: operationId, final: attempt.final },
         "training attempt failed",
       );
-      throw error;
+      if (isPermanent(error) || attempt.final) {
+        await operations.fail(operationId, describe(error));
+        return FINISHED;
+      }
+      return { status: "retry", reason: describe(error).message };
     } finally {
       clearInterval(heartbeat);
     }

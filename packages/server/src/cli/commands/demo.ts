@@ -70,7 +70,7 @@ export function registerDemoCommand(program: Command, cli: CliRuntime): void {
         show(`http://${config.host}:${config.port}`, null, null);
         return;
       }
-      const { startServerWithBatch } = await import("../../serve-with-batch.js");
+      const { startServerWithBatch } = await import("../../process-roles.js");
       const serving = await startServerWithBatch(config);
       show(serving.server.url, serving.server.metricsUrl, serving.server.consoleUrl);
       await untilSignal();

@@ -80,10 +80,9 @@ export function registerModelCommand(program: Command, cli: CliRuntime): void {
     .action(async (company: string, modelId: string, opts: { expectedApproved?: string }, cmd: Command) => {
       const { rollbackModel } = await import("../../services/rollback-model.js");
       const { OPERATOR } = await import("../../services/slot-actors.js");
-      const { changingSlots } = await import("../../services/slot-errors.js");
       await cli.withContext(cmd, async (ctx) => {
-        const slots = () => changingSlots(() => ctx.policies.store.getSlots(company));
-        const expected = opts.expectedApproved ?? (await slots()).approved?.model_id ?? null;
+        const expected =
+          opts.expectedApproved ?? (await ctx.policies.store.getSlots(company)).approved?.model_id ?? null;
         const report = await rollbackModel(
           ctx,
           { company_id: company, model_id: modelId, expected_approved_model_id: expected },

@@ -16,7 +16,7 @@ export function registerServeCommand(program: Command, cli: CliRuntime): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const config = cli.config(cmd);
       // Loaded on demand so the other commands start without Fastify and the OpenAPI stack.
-      const { startServerWithBatch } = await import("../../serve-with-batch.js");
+      const { startServerWithBatch } = await import("../../process-roles.js");
       const serving = await startServerWithBatch(config);
       const server = serving.server;
       cli.print(

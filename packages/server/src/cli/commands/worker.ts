@@ -30,55 +30,24 @@ export function registerWorkerCommand(program: Command, cli: CliRuntime): void {
       }
       await requireDatabase(config);
       const port = opts.port === undefined ? undefined : portOf(opts.port);
-      const [
-        { createServerContext },
-        { startJobs },
-        { startMetricsListener },
-        { startWebhookDispatcher },
-        pino,
-      ] = await Promise.all([
-        import("../../context.js"),
-        import("../../jobs/start-jobs.js"),
-        import("../../metrics/metrics-listener.js"),
-        import("../../webhooks/dispatcher.js"),
-        import("pino"),
-      ]);
-      const logger = pino.default(
-        { level: config.logLevel },
-        pino.default.destination({ dest: 1, sync: false }),
-      );
-      const ctx = await createServerContext(config, { logger });
+      // Loaded on demand so the other commands start without pg-boss.
+      const { startWorker } = await import("../../process-roles.js");
+      const worker = await startWorker(config, port === undefined ? {} : { port });
       try {
-        const concurrency = config.pricing.workerConcurrency;
-        const schedule = await startJobs(ctx, { concurrency });
-        // Deliveries are claimed row by row, so every worker and API process may send them side by side.
-        const stopWebhooks = startWebhookDispatcher(ctx);
-        const listener =
-          port === undefined
-            ? undefined
-            : await startMetricsListener(ctx.metrics.registry, config.host, port, {
-                health: async () => {
-                  const { pingDatabase } = await import("../../db/database.js");
-                  return pingDatabase(ctx.db);
-                },
-              });
         // Listening before saying so: whoever waits for the line may stop the worker at once.
         const signalled = untilSignal();
-        logger.info(
+        worker.ctx.logger.info(
           {
-            concurrency,
-            metrics_url: listener?.url ?? null,
-            next_batch: schedule.nextRun()?.toISOString() ?? null,
+            concurrency: config.pricing.workerConcurrency,
+            metrics_url: worker.metricsUrl,
+            next_batch: worker.schedule.nextRun()?.toISOString() ?? null,
           },
           "worker started",
         );
         await signalled;
-        logger.info("worker stopping");
-        await schedule.stop();
-        await stopWebhooks();
-        await listener?.close();
+        worker.ctx.logger.info("worker stopping");
       } finally {
-        await ctx.close();
+        await worker.close();
       }
     });
 }

@@ -1,0 +1,22 @@
+/**
+ * One day of one product's sales, the shape of `sales.csv` and of every history the engine reads (a real shop's
+ * or the synthetic market's). `stock_on_hand` is units at the start of the day; `promoted` a known promotion that
+ * day (0/1 or a share in [0, 1]; absent: none). Prices in currency units.
+ */
+export interface SalesRow {
+  date: string;
+  product_id: string;
+  price: number;
+  units_sold: number;
+  stock_on_hand: number | null;
+  /** Share of the day the product was promoted (0/1, or e.g. the share of stores with a display); absent: 0. */
+  promoted?: number;
+}
+
+/**
+ * A day that ended out of stock: it sold what it had, so it only bounds demand from below (censored). Every fit
+ * and estimate of demand leaves these days out.
+ */
+export function isStockOutDay(row: Pick<SalesRow, "units_sold" | "stock_on_hand">): boolean {
+  return row.stock_on_hand !== null && row.units_sold >= row.stock_on_hand;
+}
