@@ -124,7 +124,7 @@ describe("the nightly plan, pinned to its digest", () => {
         online: true,
       });
       expect(rows.some((r) => r.product_id === unseen && r.source === "approved")).toBe(true);
-      expect(digest(rows)).toBe("2f92154cfe3daa19");
+      expect(digest(rows)).toBe("d1f7a91a73b3665f");
     } finally {
       policy.dispose();
     }
