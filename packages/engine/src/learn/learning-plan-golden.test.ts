@@ -88,7 +88,7 @@ describe("the nightly plan, pinned to its digest", () => {
     const rows = plan(market(8, 0), "cautious");
     expect(rows.length).toBe(8 * HORIZON);
     expect(rows.some((r) => r.exploratory === true)).toBe(true);
-    expect(digest(rows)).toBe("e36e4b24be61d3fa");
+    expect(digest(rows)).toBe("acee08ae5921fb90");
   });
 
   it("prices a promoted company with planned promotions (free) exactly as before", () => {
@@ -124,7 +124,7 @@ describe("the nightly plan, pinned to its digest", () => {
         online: true,
       });
       expect(rows.some((r) => r.product_id === unseen && r.source === "approved")).toBe(true);
-      expect(digest(rows)).toBe("805aa8ad9c39a09f");
+      expect(digest(rows)).toBe("d1f7a91a73b3665f");
     } finally {
       policy.dispose();
     }

@@ -119,12 +119,14 @@ const OUTLIER_SE = 2;
 /** Posterior draws behind each price's p10 / p90. */
 const QUANTILE_DRAWS = 48;
 /**
- * Share of posterior draws in which the posterior mean's best price, where it is neither the rule's nor the fitted
- * curve's, must earn more than the rule's price before it is charged (else the rule's price is). Such a choice rests
- * on a few weeks of the price's own sales, which a moving level confounds: on the real suite's milk (`cj-995242`) the
- * weeks at 1.62 and 1.68 fell in high-level weeks and the learner held those prices for the season, 4.86 pp under the
- * rule over 10 seeds; 2.85 with this guard. Choices that follow the curve are not held back: a walk towards a far
- * optimum (`unlimited-stock`) is one step at a time on the curve's word, never 95 % sure against the rule.
+ * Share of posterior draws in which a price the learner would charge on its posterior mean's word (its best price, or
+ * a drawn price the mean rates above the rule's), where it is neither the rule's nor the fitted curve's, must earn
+ * more than the rule's price before it is charged (else the rule's price is). Such a choice rests on a few weeks of
+ * the price's own sales, which a moving level confounds: on the real suite's milk (`cj-995242`) the weeks at 1.62 and
+ * 1.68 fell in high-level weeks and the learner held those prices for the season, 4.86 pp under the rule over 10
+ * seeds; 0.83 with this guard. Choices that follow the curve are not held back: a walk towards a far optimum
+ * (`unlimited-stock`) is one step at a time on the curve's word, never 95 % sure against the rule. A drawn price the
+ * mean rates below the rule's is exploration, which keeps its own budget (`affordable`).
  */
 const RULE_CONFIDENCE = 0.95;
 /** Posterior draws behind that share. */
@@ -339,15 +341,15 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           : exploration === "free" || affordable(drawn, mean, worth, hopeful, byPrice)
             ? drawn
             : mean;
-      // The best price by the posterior mean, chosen against both the rule and the fitted curve, rests on its own few
-      // weeks of sales: it must beat the rule in `RULE_CONFIDENCE` of the posterior's draws (their own stream, so the
-      // choice's draws stay as they were). Exploration keeps its own budget (`affordable`); `free` trusts the mean.
+      // A price the posterior mean rates above the rule's, chosen against both the rule and the fitted curve, rests on
+      // its own few weeks of sales: it must beat the rule in `RULE_CONFIDENCE` of the posterior's draws (their own
+      // stream, so the choice's draws stay as they were). `free` trusts every draw.
       const rule = rulePrice === undefined ? -1 : ruleIndex(prices, rulePrice);
       const held =
         exploration !== "free" &&
-        sampled === mean &&
         rule >= 0 &&
         sampled !== rule &&
+        (sampled === mean || (worth[sampled] ?? 0) > (worth[rule] ?? 0)) &&
         sampled !== pick(plan(prices.map((p) => priorRate(fitted, edges, p))), false) &&
         !beatsRule(
           sampled,
