@@ -41,6 +41,8 @@ describe("the engine's rules, one home each", () => {
 
   it("one daily-change check and tolerance: base/daily-change.ts", () => {
     expect(elsewhere(/Math\.abs\([^()]*\/[^()]*-\s*1\)\s*[<>]/, "base/daily-change.ts")).toEqual([]);
+    // A ratio against the limit without the tolerance (the grid's gap filling wrote one).
+    expect(elsewhere(/\w\s*\/\s*\w+\s*-\s*1\s*[<>]=?\s*\w*[lL]imit/, "base/daily-change.ts")).toEqual([]);
     expect(
       elsewhere(
         /(limit|[Dd]aily[Cc]hange|JUMP_FAR)\s*[+-]\s*(1e-\d+|CHANGE_TOLERANCE)/,

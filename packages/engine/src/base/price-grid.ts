@@ -1,4 +1,5 @@
 import { roundToMinor } from "./currency.js";
+import { withinDailyChange } from "./daily-change.js";
 import {
   nearestPrintable,
   type PriceFormat,
@@ -96,7 +97,9 @@ function fillGaps(prices: number[], limit: number, format: PriceFormat): void {
     const lo = prices[i] ?? 0;
     const hi = prices[i + 1] ?? 0;
     // A step with no printable price inside cannot be split: the plan lets the ending win (DESIGN §11).
-    const mid = hi / lo - 1 <= limit ? null : nearestPrintable(format, (lo + hi) / 2, lo + unit, hi - unit);
+    const mid = withinDailyChange(lo, hi, limit)
+      ? null
+      : nearestPrintable(format, (lo + hi) / 2, lo + unit, hi - unit);
     if (mid === null || !(mid > lo && mid < hi)) {
       i++;
       continue;
