@@ -43,9 +43,11 @@ export function redactUrl(url: string): string {
 /** Serializers for the host's logger: the request as Fastify logs it, with its URL redacted. */
 export const logSerializers = {
   req(request: FastifyRequest) {
+    // Any log line's `req` field comes here, not only Fastify's: a worker's plain object must log, not throw.
+    const url: unknown = request.url;
     return {
       method: request.method,
-      url: redactUrl(request.url),
+      url: typeof url === "string" ? redactUrl(url) : undefined,
       host: request.host,
       remoteAddress: request.ip,
       remotePort: request.socket?.remotePort,
