@@ -325,14 +325,13 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const meanPlan = plan(meanRates);
       const mean = pick(meanPlan, false);
       const drawn = pick(plan(drawRates(rng, fitted, edges, prices, byPrice, priorDays)), true);
-      // Today's margin of each price under the posterior mean, net of the mean plan's bid on the stock.
-      const worth = prices.map((p, i) => (p - unitCost - meanPlan.bid) * cap(meanRates[i] ?? 0));
+      // Today's margin of price `i` at `rate`, net of the mean plan's bid on the stock.
+      const marginAt = (i: number, rate: number) => ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap(rate);
+      const worth = prices.map((_, i) => marginAt(i, meanRates[i] ?? 0));
       // The same at the rate the price could still have, by how little it has been tried for the days left.
       const hopeful = posterior.map((g, i) => {
         const z = optimism(daysLeft, prices.length, byPrice[i]?.exposure ?? 0);
-        return (
-          ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap((g.shape + z * Math.sqrt(g.shape)) / g.rate)
-        );
+        return marginAt(i, (g.shape + z * Math.sqrt(g.shape)) / g.rate);
       });
       // `off` does not explore: the posterior mean's price, inside the prices sold at.
       const sampled =
@@ -354,7 +353,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         !beatsRule(
           sampled,
           rule,
-          (i, rates) => ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap(rates[i] ?? 0),
+          (i, rates) => marginAt(i, rates[i] ?? 0),
           seedrandom(`${input.seed}:${id}:${date}:guard-draws`),
           (guardRng) => drawRates(guardRng, fitted, edges, prices, byPrice, priorDays),
         );
