@@ -4,6 +4,7 @@ import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
 import {
+  calendarLift,
   type FittedDemand,
   type FittedProduct,
   fitDemand,
@@ -159,9 +160,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const share = promoted ?? planned.get(fitted.productId)?.get(day) ?? 0;
     return share > 0 ? fitted.promotionLift ** Math.min(1, share) : 1;
   };
-  /** The day's weekday volume times its planned promotion's lift. */
+  /** The day's weekday volume times its calendar's and its planned promotion's lifts. */
   const volumeOn = (fitted: FittedProduct, day: number) =>
-    (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * liftOn(fitted, day);
+    (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
     const list = rows.get(r.product_id) ?? [];
@@ -283,6 +284,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
     const volume =
       (belief.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
+      calendarLift(belief.fitted, belief.day) *
       liftOn(belief.fitted, belief.day, promoted);
     return unitsQuantiles(rng, moved, volume, stock, belief.distribution, belief.fitted.level.strayVariance);
   };
@@ -451,6 +453,7 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     const volume =
       (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
+      calendarLift(fitted, dayNumber(r.date)) *
       levelOn(fitted, r.date) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
     const mean = modelRate(fitted, r.price) * volume;
