@@ -379,7 +379,8 @@ function ruleIndex(prices: readonly number[], rulePrice: number): number {
 /**
  * Whether the price `chosen` earns more than the rule's price (`rule`) in at least `RULE_CONFIDENCE` of
  * `RULE_DRAWS` posterior draws (`draw` from `rng`, each every price's rate; `margin` is a price's margin at a draw's
- * rates).
+ * rates). The draws stop once the count is decided either way: their stream serves this question alone, so the
+ * answer is the full count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
  */
 function beatsRule(
   chosen: number,
@@ -388,12 +389,15 @@ function beatsRule(
   rng: Uniform,
   draw: (rng: Uniform) => readonly number[],
 ): boolean {
+  const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
     const rates = draw(rng);
     if (margin(chosen, rates) > margin(rule, rates)) wins++;
+    if (wins >= needed) return true;
+    if (k + 1 - wins > RULE_DRAWS - needed) return false;
   }
-  return wins >= RULE_CONFIDENCE * RULE_DRAWS;
+  return false;
 }
 
 /**
