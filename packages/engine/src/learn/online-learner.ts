@@ -1,4 +1,3 @@
-import seedrandom from "seedrandom";
 import { addDays, dateToMs, dayNumber, weekdayOf, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
@@ -20,6 +19,7 @@ import {
   transientDemandPmf,
 } from "../problem/sales-distribution.js";
 import { sampleGamma, sampleNormal, type Uniform } from "../random/random-draws.js";
+import { seededUniform } from "../random/seeded-uniform.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
 import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
@@ -30,7 +30,7 @@ import {
   type PriceSales,
 } from "./edge-extrapolation.js";
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
-import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
+import { type FluidChoice, fluidChoice, type VolumeGroups, volumeGroups } from "./fluid-allocation.js";
 import { parameterSd } from "./posterior-draws.js";
 import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
 
@@ -279,7 +279,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const k = nearestPriceIndex(belief.prices, price);
     const g = belief.posterior[k];
     const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
-    const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
+    const rng: Uniform = seededUniform(`${input.seed}:${state.product.product_id}:${date}:units`);
     const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
     const volume =
       (belief.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
@@ -312,11 +312,15 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const { fitted, distribution, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft } =
         belief;
       const id = state.product.product_id;
-      const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
+      const rng: Uniform = seededUniform(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
       const cap = (rate: number) => expectedDemand(distribution, rate);
-      const plan = (rates: readonly number[]) =>
-        fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock });
+      // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once.
+      let groups: VolumeGroups | undefined;
+      const plan = (rates: readonly number[]) => {
+        if (groups === undefined && Number.isFinite(stock)) groups = volumeGroups(volumes);
+        return fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock }, groups);
+      };
       const pick = (c: FluidChoice, draw: boolean): number => {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
@@ -354,7 +358,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           sampled,
           rule,
           (i, rates) => marginAt(i, rates[i] ?? 0),
-          seedrandom(`${input.seed}:${id}:${date}:guard-draws`),
+          seededUniform(`${input.seed}:${id}:${date}:guard-draws`),
           (guardRng) => drawRates(guardRng, fitted, edges, prices, byPrice, priorDays),
         );
       const charged = held ? rule : sampled;
