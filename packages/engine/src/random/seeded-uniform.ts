@@ -8,41 +8,47 @@ import type { Uniform } from "./random-draws.js";
  */
 export function seededUniform(seed: string): Uniform {
   const key = keyOf(seed);
+  const keyLength = key.length;
   const s = new Uint8Array(256);
   for (let k = 0; k < 256; k++) s[k] = k;
-  const keyLength = key.length;
   let j = 0;
-  for (let k = 0; k < 256; k++) {
+  for (let k = 0, m = 0; k < 256; k++) {
     const t = s[k] as number;
-    j = (j + (key[k % keyLength] as number) + t) & 255;
+    j = (j + (key[m] as number) + t) & 255;
     s[k] = s[j] as number;
     s[j] = t;
+    if (++m === keyLength) m = 0;
   }
   let i = 0;
   j = 0;
-  /** The next `count` bytes as one big-endian number (count <= 6 keeps it exact). */
-  const bytes = (count: number): number => {
-    let r = 0;
-    for (let c = 0; c < count; c++) {
-      i = (i + 1) & 255;
-      const t = s[i] as number;
-      j = (j + t) & 255;
-      const u = s[j] as number;
-      s[i] = u;
-      s[j] = t;
-      r = r * 256 + (s[(u + t) & 255] as number);
-    }
-    return r;
+  // RC4-drop[256]: the first 256 bytes are discarded.
+  for (let k = 0; k < 256; k++) {
+    i = (i + 1) & 255;
+    const t = s[i] as number;
+    j = (j + t) & 255;
+    s[i] = s[j] as number;
+    s[j] = t;
+  }
+  /** The next byte of the stream. */
+  const byte = (): number => {
+    i = (i + 1) & 255;
+    const t = s[i] as number;
+    j = (j + t) & 255;
+    const u = s[j] as number;
+    s[i] = u;
+    s[j] = t;
+    return s[(u + t) & 255] as number;
   };
-  bytes(256);
   return () => {
-    let n = bytes(6);
+    // Six bytes big-endian (48 bits, exact), then bytes until 52 significant bits, as the library forms its doubles.
+    let n = byte();
+    for (let c = 1; c < 6; c++) n = n * 256 + byte();
     let d = START_DENOMINATOR;
     let x = 0;
     while (n < SIGNIFICANCE) {
       n = (n + x) * 256;
       d *= 256;
-      x = bytes(1);
+      x = byte();
     }
     while (n >= OVERFLOW) {
       n /= 2;
@@ -58,12 +64,13 @@ const SIGNIFICANCE = 2 ** 52;
 const OVERFLOW = 2 ** 53;
 
 /** The cipher's key from the seed string, as the library smears it (at most 256 bytes; an empty seed keys [0]). */
-function keyOf(seed: string): number[] {
-  const key: number[] = [];
+function keyOf(seed: string): Uint8Array {
+  const length = Math.min(256, Math.max(1, seed.length));
+  const key = new Uint8Array(length);
   let smear = 0;
   for (let k = 0; k < seed.length; k++) {
-    smear ^= (key[k & 255] ?? 0) * 19;
+    smear ^= (key[k & 255] as number) * 19;
     key[k & 255] = (smear + seed.charCodeAt(k)) & 255;
   }
-  return key.length === 0 ? [0] : key;
+  return key;
 }
