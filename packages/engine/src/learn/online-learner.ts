@@ -660,13 +660,15 @@ function priorRate(
   fitted: FittedProduct,
   edges: EdgeLines,
   price: number,
-  draw?: { shift: number; elasticity: number; below?: number; above?: number },
+  draw?: { level: number; elasticity: number; below?: number; above?: number },
 ): number {
-  const x = Math.log(price);
-  if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, draw?.below);
-  if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, draw?.above);
+  if (edges.below !== undefined || edges.above !== undefined) {
+    const x = Math.log(price);
+    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, draw?.below);
+    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, draw?.above);
+  }
   const elasticity = draw?.elasticity ?? fitted.elasticity;
-  return fitted.baseRate * Math.exp(draw?.shift ?? 0) * (price / fitted.referencePrice) ** -elasticity;
+  return (draw?.level ?? fitted.baseRate) * (price / fitted.referencePrice) ** -elasticity;
 }
 
 /** Gamma posterior of a price's rate at weekday volume 1, `priorDays` days of `prior` then the price's own sales. */
@@ -696,15 +698,18 @@ function drawRates(
   );
   const shift = parameterSd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
   const draw = {
-    shift,
+    // The shifted level once per draw, not once per price.
+    level: fitted.baseRate * Math.exp(shift),
     elasticity,
     ...(edges.below === undefined ? {} : { below: drawEdgeElasticity(rng, edges.below) }),
     ...(edges.above === undefined ? {} : { above: drawEdgeElasticity(rng, edges.above) }),
   };
-  return prices.map((p, i) => {
-    const g = ratePosterior(byPrice[i], priorRate(fitted, edges, p, draw), priorDays[i] ?? 0);
-    return sampleGamma(rng, g.shape, g.rate);
-  });
+  const rates = new Array<number>(prices.length);
+  for (let i = 0; i < prices.length; i++) {
+    const g = ratePosterior(byPrice[i], priorRate(fitted, edges, prices[i] ?? 0, draw), priorDays[i] ?? 0);
+    rates[i] = sampleGamma(rng, g.shape, g.rate);
+  }
+  return rates;
 }
 
 /**

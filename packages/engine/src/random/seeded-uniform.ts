@@ -29,26 +29,26 @@ export function seededUniform(seed: string): Uniform {
     s[i] = s[j] as number;
     s[j] = t;
   }
-  /** The next byte of the stream. */
-  const byte = (): number => {
-    i = (i + 1) & 255;
-    const t = s[i] as number;
-    j = (j + t) & 255;
-    const u = s[j] as number;
-    s[i] = u;
-    s[j] = t;
-    return s[(u + t) & 255] as number;
-  };
+  // The byte step is written inline: a named inner function would be one more closure per stream.
   return () => {
     // Six bytes big-endian (48 bits, exact), then bytes until 52 significant bits, as the library forms its doubles.
-    let n = byte();
-    for (let c = 1; c < 6; c++) n = n * 256 + byte();
+    let n = 0;
     let d = START_DENOMINATOR;
     let x = 0;
-    while (n < SIGNIFICANCE) {
-      n = (n + x) * 256;
-      d *= 256;
-      x = byte();
+    for (let c = 0; c < 6 || n < SIGNIFICANCE; c++) {
+      i = (i + 1) & 255;
+      const t = s[i] as number;
+      j = (j + t) & 255;
+      const u = s[j] as number;
+      s[i] = u;
+      s[j] = t;
+      const b = s[(u + t) & 255] as number;
+      if (c < 6) n = n * 256 + b;
+      else {
+        n = (n + x) * 256;
+        d *= 256;
+        x = b;
+      }
     }
     while (n >= OVERFLOW) {
       n /= 2;
