@@ -227,6 +227,8 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   for (let t = 0; t <= days; t++) {
     const date = addDays(today, t);
     const weekday = weekdayOf(date);
+    // The first day of the lowest-price window, the same for every lane of the day.
+    const windowStart = addDays(date, -LOWEST_PRICE_DAYS);
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
     picks.fill(-1);
     if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
@@ -330,7 +332,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           rule_price: rule,
           expected_units: round4(units),
           expected_revenue: roundToMinor(units * price, state.product.currency),
-          lowest_price_30d: lowestPrice30d(lane, date),
+          lowest_price_30d: lowestPrice30d(lane, date, windowStart),
           ...(override === undefined ? {} : { override_id: override.override_id }),
           ...(damped.has(k) ? { jump_damped: true } : {}),
         };
@@ -403,9 +405,11 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   return out;
 }
 
-/** The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before `date`: history, then the plan. */
-function lowestPrice30d(lane: Lane, date: string): number | null {
-  const from = addDays(date, -LOWEST_PRICE_DAYS);
+/**
+ * The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before `date` (from `from`, `date` less
+ * those days): history, then the plan.
+ */
+function lowestPrice30d(lane: Lane, date: string, from: string): number | null {
   let lowest = Number.POSITIVE_INFINITY;
   for (const seen of [lane.state.recentPrices ?? [], lane.path]) {
     for (const p of seen) if (p.date >= from && p.date < date) lowest = Math.min(lowest, p.price);
