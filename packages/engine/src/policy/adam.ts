@@ -28,22 +28,23 @@ export class Adam {
     const c1 = 1 - this.accBeta1;
     const c2 = 1 - this.accBeta2;
     const lr = this.learningRate;
-    weights.forEach((w, i) => {
+    for (let i = 0; i < weights.length; i++) {
+      const w = weights[i];
       const g = grads[i];
       const m = first[i];
       const v = second[i];
-      if (g === undefined || m === undefined || v === undefined || g.length !== w.length) {
+      if (w === undefined || g === undefined || m === undefined || v === undefined || g.length !== w.length) {
         throw new RangeError(`gradient ${i} does not match its weights`);
       }
       for (let j = 0; j < w.length; j++) {
-        const gj = g[j] ?? Number.NaN;
-        const mj = beta1 * (m[j] ?? Number.NaN) + (1 - beta1) * gj;
-        const vj = beta2 * (v[j] ?? Number.NaN) + (1 - beta2) * gj * gj;
+        const gj = g[j] as number;
+        const mj = beta1 * (m[j] as number) + (1 - beta1) * gj;
+        const vj = beta2 * (v[j] as number) + (1 - beta2) * gj * gj;
         m[j] = mj;
         v[j] = vj;
-        w[j] = (w[j] ?? Number.NaN) - (lr * (mj / c1)) / (Math.sqrt(vj / c2) + epsilon);
+        w[j] = (w[j] as number) - (lr * (mj / c1)) / (Math.sqrt(vj / c2) + epsilon);
       }
-    });
+    }
     this.accBeta1 *= beta1;
     this.accBeta2 *= beta2;
   }

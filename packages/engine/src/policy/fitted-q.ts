@@ -163,11 +163,12 @@ class ReplayTrainer {
     stock: number,
     pmfs: readonly DemandPmf[],
     next: NextValues | null,
+    memo: ActionValueMemo,
   ): number {
     const row = this.rows++;
     m.writeFeatures(day, stock, this.x, row * this.f);
     m.writeHeadInputs(day, stock, this.margins, this.rates, row * this.a);
-    return writeTargets(m, day, stock, pmfs, next, this.y, this.w, row * this.out);
+    return writeTargets(m, day, stock, pmfs, next, this.y, this.w, row * this.out, memo);
   }
 
   /** One gradient step; half of each batch is the rows from `newFrom` on (the day just computed), half replays all. */
@@ -180,12 +181,11 @@ class ReplayTrainer {
         r < b / 2 && fresh > 0
           ? newFrom + Math.floor(this.rng() * fresh)
           : Math.floor(this.rng() * this.rows);
-      // Plain loops: a subarray per row and array was a tenth of the training's time.
-      copyRow(this.x, batch.x, row, r, f);
-      copyRow(this.margins, batch.m, row, r, a);
-      copyRow(this.rates, batch.r, row, r, a);
-      copyRow(this.y, batch.y, row, r, out);
-      copyRow(this.w, batch.w, row, r, out);
+      batch.x.set(this.x.subarray(row * f, (row + 1) * f), r * f);
+      batch.m.set(this.margins.subarray(row * a, (row + 1) * a), r * a);
+      batch.r.set(this.rates.subarray(row * a, (row + 1) * a), r * a);
+      batch.y.set(this.y.subarray(row * out, (row + 1) * out), r * out);
+      batch.w.set(this.w.subarray(row * out, (row + 1) * out), r * out);
     }
     const loss = this.net.trainStep(
       this.optimizer,
@@ -213,13 +213,6 @@ class ReplayTrainer {
   }
 }
 
-/** Row `from` of `src` into row `to` of `dst`, both `width` wide. */
-function copyRow(src: Float32Array, dst: Float32Array, from: number, to: number, width: number): void {
-  const s = from * width;
-  const d = to * width;
-  for (let j = 0; j < width; j++) dst[d + j] = src[s + j] ?? Number.NaN;
-}
-
 /** A product still learning on some day, with the stock levels its simulated episodes visit each day. */
 interface Learner {
   readonly model: ProductModel;
@@ -230,15 +223,13 @@ interface Learner {
 
 /**
  * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
- * the next day, then gradient steps (one only once over budget). Returns the mean value of the day's states
- * (currency, summed over products).
+ * the next day, then gradient steps. Returns the mean value of the day's states (currency, summed over products).
  */
 function learnDay(
   trainer: ReplayTrainer,
   learners: readonly Learner[],
   day: number,
   stepsPerDay: number,
-  clock: TrainingClock,
 ): number {
   const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
   const nextValues = nextDayValues(
@@ -253,11 +244,13 @@ function learnDay(
     const pmfs: DemandPmf[] = [];
     for (let k = 0; k < trainer.a; k++) pmfs.push(demandPmf(m.setup, m.rateOf(day, k)));
     const next = nextValues.get(m) ?? null;
-    for (const stock of today) estimatedValue += trainer.addState(m, day, stock, pmfs, next) / today.length;
+    // Episodes share stock levels (all of them start full) and each target also reads the level below.
+    const memo: ActionValueMemo = new Map();
+    for (const stock of today)
+      estimatedValue += trainer.addState(m, day, stock, pmfs, next, memo) / today.length;
   }
-  const budgetSteps = clock.overBudget() ? 1 : stepsPerDay;
   trainer.resetLoss();
-  for (let s = 0; s < budgetSteps && trainer.rows > 0; s++) trainer.step(newFrom);
+  for (let s = 0; s < stepsPerDay && trainer.rows > 0; s++) trainer.step(newFrom);
   return estimatedValue;
 }
 
@@ -384,9 +377,12 @@ export async function trainPolicy(
         estimatedValue,
       });
 
-    for (let day = maxHorizon - 1; day >= 0; day--) {
+    // Past the budget nothing more is learned: the days not reached yet are priced by what the network learned
+    // of the later ones (its inputs are relative to the days left, and an untrained head is the fluid policy).
+    // Targets there would cost as much as the steps they feed (half the backward pass on 100 products).
+    for (let day = maxHorizon - 1; day >= 0 && !clock.overBudget(); day--) {
       throwIfAborted(options.signal);
-      estimatedValue = learnDay(trainer, learners, day, cfg.stepsPerDay, clock);
+      estimatedValue = learnDay(trainer, learners, day, cfg.stepsPerDay);
       report("backward", day);
       await yieldToEventLoop();
     }
@@ -571,6 +567,26 @@ function valueTables(
   });
 }
 
+/** One product-day's action values by stock level: each level's Q of every action and the best of them. */
+type ActionValueMemo = Map<number, { readonly q: Float64Array; readonly best: number }>;
+
+/** `actionValues` of a stock level, computed once per product-day. */
+function memoActionValues(
+  m: ProductModel,
+  stock: number,
+  pmfs: readonly DemandPmf[],
+  next: NextValues | null,
+  memo: ActionValueMemo,
+): { readonly q: Float64Array; readonly best: number } {
+  let found = memo.get(stock);
+  if (found === undefined) {
+    const q = new Float64Array(m.actionCount);
+    found = { q, best: actionValues(m, stock, pmfs, next, q) };
+    memo.set(stock, found);
+  }
+  return found;
+}
+
 /** Q (currency) of every action in state (day, stock) into `q`; NaN for invalid actions. Returns the best. */
 function actionValues(
   m: ProductModel,
@@ -629,10 +645,10 @@ function writeTargets(
   y: Float32Array,
   w: Float32Array,
   offset: number,
+  memo: ActionValueMemo,
 ): number {
   const a = m.actionCount;
-  const q = new Float64Array(a);
-  const best = actionValues(m, stock, pmfs, next, q);
+  const { q, best } = memoActionValues(m, stock, pmfs, next, memo);
   const finite = stock !== Number.POSITIVE_INFINITY;
   let sum = 0;
   let count = 0;
@@ -645,7 +661,7 @@ function writeTargets(
   const mean = count > 0 ? sum / count : 0;
   const aScale = m.advantageScale(day);
   if (finite) {
-    const below = stock > 1 ? actionValues(m, stock - 1, pmfs, next, new Float64Array(a)) : 0;
+    const below = stock > 1 ? memoActionValues(m, stock - 1, pmfs, next, memo).best : 0;
     y[offset] = (best - below) / m.referencePrice;
     w[offset] = 1;
   } else {

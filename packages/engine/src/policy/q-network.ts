@@ -269,21 +269,24 @@ export class QNetwork {
     const ratesOut = new Float32Array(rows * o);
     const xT = new Float32Array(f * rows);
     const scale = 2 / rows;
+    const { margins, rates } = batch;
     for (let r = 0; r < rows; r++) {
-      const fluid = x[r * f + this.shape.fluidOffset] ?? Number.NaN;
+      const fluid = x[r * f + this.shape.fluidOffset] as number;
       const ro = r * o;
       const ry = r * (1 + a);
-      yOut[ro] = y[ry] ?? Number.NaN;
-      wOut[ro] = (w[ry] ?? Number.NaN) * scale;
+      const ra = r * a;
+      yOut[ro] = y[ry] as number;
+      wOut[ro] = (w[ry] as number) * scale;
       base[ro] = fluid;
       for (let k = 0; k < a; k++) {
-        const rate = batch.rates[r * a + k] ?? Number.NaN;
-        yOut[ro + 2 + k] = y[ry + 1 + k] ?? Number.NaN;
-        wOut[ro + 2 + k] = (w[ry + 1 + k] ?? Number.NaN) * scale;
-        base[ro + 2 + k] = (batch.margins[r * a + k] ?? Number.NaN) - fluid * rate;
+        const rate = rates[ra + k] as number;
+        yOut[ro + 2 + k] = y[ry + 1 + k] as number;
+        wOut[ro + 2 + k] = (w[ry + 1 + k] as number) * scale;
+        base[ro + 2 + k] = (margins[ra + k] as number) - fluid * rate;
         ratesOut[ro + 2 + k] = rate;
       }
-      for (let c = 0; c < f; c++) xT[c * rows + r] = x[r * f + c] ?? Number.NaN;
+      const rf = r * f;
+      for (let c = 0; c < f; c++) xT[c * rows + r] = x[rf + c] as number;
     }
     const sizes = QNetwork.layerSizes(this.shape);
     const depth = this.layers.length;
@@ -329,7 +332,8 @@ export class QNetwork {
         const input = at(act, l);
         const inputT = l === 0 ? tf.tensor2d(xT, [f, rows]) : tf.transpose(input);
         grads[2 * l] = tf.matMul(inputT, dz).dataSync() as Float32Array;
-        grads[2 * l + 1] = tf.sum(dz, 0).dataSync() as Float32Array;
+        // Column sums in JS: the wasm backend's reduction over rows transposes first.
+        grads[2 * l + 1] = columnSums(dz.dataSync() as Float32Array, rows, at(sizes, l + 1));
         if (l > 0) {
           const kernelT = new Float32Array(at(sizes, l) * at(sizes, l + 1));
           transposeInto(at(this.weights, 2 * l), at(sizes, l), at(sizes, l + 1), kernelT);
@@ -366,4 +370,14 @@ function transposeInto(src: Float32Array, rows: number, cols: number, out: Float
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) out[c * rows + r] = src[r * cols + c] ?? Number.NaN;
   }
+}
+
+/** Sums over the rows of `m` [rows x cols] row-major. */
+function columnSums(m: Float32Array, rows: number, cols: number): Float32Array {
+  const sums = new Float64Array(cols);
+  for (let r = 0; r < rows; r++) {
+    const base = r * cols;
+    for (let c = 0; c < cols; c++) sums[c] = (sums[c] as number) + (m[base + c] as number);
+  }
+  return Float32Array.from(sums);
 }

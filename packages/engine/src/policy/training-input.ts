@@ -76,7 +76,10 @@ export const TrainingConfigSchema = z.strictObject({
   batchSize: z.number().int().min(8).max(65_536).default(256),
   learningRate: z.number().positive().default(1e-3),
   hidden: z.array(z.number().int().min(4).max(1024)).min(1).max(4).default([64, 64]),
-  /** Wall-clock budget; past it the remaining days get one gradient step each and the final phase is skipped. */
+  /**
+   * Wall-clock budget; past it the backward pass stops where it is (the earlier days are not learned) and the final
+   * phase is skipped.
+   */
   maxSeconds: z.number().positive().nullable().default(null),
 });
 export type TrainingConfig = z.infer<typeof TrainingConfigSchema>;
