@@ -242,7 +242,15 @@ function learnDay(
   for (const { model: m, stocks } of active) {
     const today = stocks[day] ?? [];
     const pmfs: DemandPmf[] = [];
-    for (let k = 0; k < trainer.a; k++) pmfs.push(demandPmf(m.setup, m.rateOf(day, k)));
+    for (let k = 0; k < trainer.a; k++) {
+      const previous = pmfs[k - 1];
+      // Actions on the same grid price share one pmf (and `actionValues` then one value).
+      pmfs.push(
+        previous !== undefined && m.actions.priceIndex[k] === m.actions.priceIndex[k - 1]
+          ? previous
+          : demandPmf(m.setup, m.rateOf(day, k)),
+      );
+    }
     const next = nextValues.get(m) ?? null;
     // Episodes share stock levels (all of them start full) and each target also reads the level below.
     const memo: ActionValueMemo = new Map();
@@ -597,10 +605,22 @@ function actionValues(
 ): number {
   const finite = stock !== Number.POSITIVE_INFINITY;
   let best = Number.NEGATIVE_INFINITY;
+  // Without a max daily change the next day's table is one for all actions: an action charging the previous
+  // action's grid price has its value.
+  const shared = next === null || m.allowedAfter === null;
   for (let k = 0; k < m.actionCount; k++) {
     const pmf = pmfs[k];
     if (!m.actions.valid[k] || pmf === undefined) {
       q[k] = Number.NaN;
+      continue;
+    }
+    if (
+      shared &&
+      k > 0 &&
+      m.actions.valid[k - 1] &&
+      m.actions.priceIndex[k] === m.actions.priceIndex[k - 1]
+    ) {
+      q[k] = q[k - 1] as number;
       continue;
     }
     const price = m.priceOf(k);
