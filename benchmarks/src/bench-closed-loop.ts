@@ -71,12 +71,14 @@ async function runScenario(
     let violations = 0;
     let calibrated = 0;
     let inside = 0;
+    let expectedInside = 0;
     for (let seed = 1; seed <= seeds; seed++) {
       const outcome = playSeason(market, policy.season(market, seed), seed, history);
       values.push(outcome.value);
       violations += outcome.violations;
       calibrated += outcome.calibrated;
       inside += outcome.inside;
+      expectedInside += outcome.expectedInside;
     }
     rows.push({
       policy: policy.name,
@@ -84,6 +86,7 @@ async function runScenario(
       violations,
       calibrated,
       inside,
+      expectedInside,
       seconds: (performance.now() - started) / 1000,
     });
   }

@@ -61,8 +61,22 @@ describe("playSeason", () => {
     expect(outside.violations).toBe(20);
     const wide = playSeason(market, fixed(10, [0, 1000]), 1, []);
     expect(wide).toMatchObject({ violations: 0, calibrated: 20, inside: 20 });
+    expect(wide.expectedInside).toBeCloseTo(20, 9);
     const never = playSeason(market, fixed(10, [-2, -1]), 1, []);
     expect(never.inside).toBe(0);
+    expect(never.expectedInside).toBe(0);
+  });
+
+  it("sums each day's exact probability of the band under the true demand, whatever the draw", () => {
+    // One day at the reference price: Poisson(3), P(2 <= D <= 4) = e^-3 (9/2 + 27/6 + 81/24).
+    const day = generateMarket({ ...tiny, horizon: 1 });
+    const exact = Math.exp(-3) * (9 / 2 + 27 / 6 + 81 / 24);
+    for (const seed of [1, 2, 3]) {
+      expect(playSeason(day, fixed(10, [2, 4]), seed, []).expectedInside).toBeCloseTo(exact, 9);
+    }
+    // Sold up to the stock: a band [0, 1] over a stock of 1 holds every day.
+    const one = generateMarket({ ...tiny, horizon: 1, products: [{ ...tiny.products![0]!, stock: 1 }] });
+    expect(playSeason(one, fixed(10, [0, 1]), 1, []).expectedInside).toBeCloseTo(1, 9);
   });
 });
 

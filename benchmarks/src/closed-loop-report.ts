@@ -8,6 +8,8 @@ export interface PolicySeasons {
   readonly violations: number;
   readonly calibrated: number;
   readonly inside: number;
+  /** `SeasonOutcome.expectedInside` summed over the seeds. */
+  readonly expectedInside: number;
   readonly seconds: number;
 }
 
@@ -33,6 +35,8 @@ export interface LoopJson {
       vs_rule_pp: [number, number, number] | null;
       /** Share of product-days with realised units inside [p10, p90], null when the policy gives none. */
       p10_p90_coverage: number | null;
+      /** The days' probability of landing inside [p10, p90] under the true demand, averaged: the coverage without the draws' noise. */
+      p10_p90_expected_coverage: number | null;
       seconds: number;
     }[];
   }[];
@@ -63,6 +67,8 @@ export function toLoopJson(results: readonly LoopScenarioResult[]): LoopJson {
             diff === null ? null : [r2(diff.mean), r2(diff.mean - diff.half), r2(diff.mean + diff.half)],
           p10_p90_coverage:
             p.calibrated === 0 ? null : Math.round((10_000 * p.inside) / p.calibrated) / 10_000,
+          p10_p90_expected_coverage:
+            p.calibrated === 0 ? null : Math.round((10_000 * p.expectedInside) / p.calibrated) / 10_000,
           seconds: r2(p.seconds),
         };
       }),
@@ -85,6 +91,7 @@ export function renderLoopTable(results: readonly LoopScenarioResult[]): string 
         : `${p.vs_rule_pp[0].toFixed(2)} (${p.vs_rule_pp[1].toFixed(2)} .. ${p.vs_rule_pp[2].toFixed(2)})`,
       String(p.guardrail_violations),
       p.p10_p90_coverage === null ? "" : `${(100 * p.p10_p90_coverage).toFixed(1)} %`,
+      p.p10_p90_expected_coverage === null ? "" : `${(100 * p.p10_p90_expected_coverage).toFixed(1)} %`,
       p.seconds.toFixed(1),
     ]),
   );
@@ -100,6 +107,7 @@ export function renderLoopTable(results: readonly LoopScenarioResult[]): string 
       "vs rule pp (95 % CI)",
       "viol",
       "in p10-p90",
+      "expected",
       "s",
     ],
     rows,

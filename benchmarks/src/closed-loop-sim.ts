@@ -1,5 +1,6 @@
 import {
   addDays,
+  demandPmf,
   type Market,
   type MarketProduct,
   nearestAllowedIndex,
@@ -46,6 +47,12 @@ export interface SeasonOutcome {
   /** Product-days with a p10/p90, and those whose realised units fell inside [p10, p90]. */
   readonly calibrated: number;
   readonly inside: number;
+  /**
+   * The same product-days' probability, under the true demand at the price served and the stock left, that the
+   * units fall inside [p10, p90], summed: `inside` without the sales draws' noise (600 product-days still move it
+   * by +-1.5 pp), so a band's coverage is judged on the band and not on the seeds.
+   */
+  readonly expectedInside: number;
 }
 
 const PRICE_TOLERANCE = 0.005;
@@ -75,6 +82,7 @@ export function playSeason(
   let violations = 0;
   let calibrated = 0;
   let inside = 0;
+  let expectedInside = 0;
   for (let day = 0; day < scenario.horizon; day++) {
     const today = addDays(scenario.start_date, day);
     const byProduct = new Map<string, SalesRow[]>();
@@ -102,6 +110,7 @@ export function playSeason(
       if (s.p10 !== undefined && s.p90 !== undefined) {
         calibrated++;
         if (units >= s.p10 && units <= s.p90) inside++;
+        expectedInside += insideProbability(product.setup, rate, lane.stock, s.p10, s.p90);
       }
       if (price !== null) {
         value += (price - product.unitCost) * units;
@@ -119,7 +128,24 @@ export function playSeason(
     }
     rows.push(...dayRows);
   }
-  return { value, violations, calibrated, inside };
+  return { value, violations, calibrated, inside, expectedInside };
+}
+
+/** P(p10 <= min(D, stock) <= p90) for the day's true demand D at `rate`. */
+function insideProbability(
+  law: MarketProduct["setup"],
+  rate: number,
+  stock: number,
+  p10: number,
+  p90: number,
+): number {
+  const { first, probs } = demandPmf(law, rate);
+  let p = 0;
+  for (let j = 0; j < probs.length; j++) {
+    const units = Math.min(first + j, stock);
+    if (units >= p10 && units <= p90) p += probs[j] ?? 0;
+  }
+  return p;
 }
 
 /** The product's state today as the API builds it: the catalogue row carries today's stock (updated today). */
