@@ -634,12 +634,22 @@ function actionValues(
       value = table === null ? 0 : (table[stock] ?? Number.NaN);
     } else {
       let below = 0;
-      for (let j = 0; j < pmf.probs.length; j++) {
-        const d = pmf.first + j;
-        if (d >= stock) break;
-        const p = pmf.probs[j] ?? Number.NaN;
-        value += p * (margin * d + (table === null ? 0 : (table[stock - d] ?? Number.NaN)));
-        below += p;
+      const { first, probs } = pmf;
+      // The hot loop of the targets: bounds hoisted, the table's presence tested once.
+      const end = Math.min(probs.length, stock - first);
+      if (table === null) {
+        for (let j = 0; j < end; j++) {
+          const p = probs[j] as number;
+          value += p * (margin * (first + j) + 0);
+          below += p;
+        }
+      } else {
+        for (let j = 0; j < end; j++) {
+          const p = probs[j] as number;
+          const d = first + j;
+          value += p * (margin * d + (table[stock - d] as number));
+          below += p;
+        }
       }
       value += Math.max(0, 1 - below) * margin * stock;
     }
