@@ -72,6 +72,7 @@ async function runScenario(
     let calibrated = 0;
     let inside = 0;
     let expectedInside = 0;
+    let trueLawInside = 0;
     for (let seed = 1; seed <= seeds; seed++) {
       const outcome = playSeason(market, policy.season(market, seed), seed, history);
       values.push(outcome.value);
@@ -79,6 +80,7 @@ async function runScenario(
       calibrated += outcome.calibrated;
       inside += outcome.inside;
       expectedInside += outcome.expectedInside;
+      trueLawInside += outcome.trueLawInside;
     }
     rows.push({
       policy: policy.name,
@@ -87,6 +89,7 @@ async function runScenario(
       calibrated,
       inside,
       expectedInside,
+      trueLawInside,
       seconds: (performance.now() - started) / 1000,
     });
   }

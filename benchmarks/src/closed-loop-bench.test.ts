@@ -71,8 +71,12 @@ describe("playSeason", () => {
     // One day at the reference price: Poisson(3), P(2 <= D <= 4) = e^-3 (9/2 + 27/6 + 81/24).
     const day = generateMarket({ ...tiny, horizon: 1 });
     const exact = Math.exp(-3) * (9 / 2 + 27 / 6 + 81 / 24);
+    // The true law's own band is [1, 5]: p10 and p90 of Poisson(3) less a quarter of their mass.
+    const ownBand = Math.exp(-3) * (3 + 9 / 2 + 27 / 6 + 81 / 24 + 243 / 120);
     for (const seed of [1, 2, 3]) {
-      expect(playSeason(day, fixed(10, [2, 4]), seed, []).expectedInside).toBeCloseTo(exact, 9);
+      const outcome = playSeason(day, fixed(10, [2, 4]), seed, []);
+      expect(outcome.expectedInside).toBeCloseTo(exact, 9);
+      expect(outcome.trueLawInside).toBeCloseTo(ownBand, 9);
     }
     // Sold up to the stock: a band [0, 1] over a stock of 1 holds every day.
     const one = generateMarket({ ...tiny, horizon: 1, products: [{ ...tiny.products![0]!, stock: 1 }] });

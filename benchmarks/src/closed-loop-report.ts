@@ -10,6 +10,8 @@ export interface PolicySeasons {
   readonly inside: number;
   /** `SeasonOutcome.expectedInside` summed over the seeds. */
   readonly expectedInside: number;
+  /** `SeasonOutcome.trueLawInside` summed over the seeds. */
+  readonly trueLawInside: number;
   readonly seconds: number;
 }
 
@@ -37,6 +39,8 @@ export interface LoopJson {
       p10_p90_coverage: number | null;
       /** The days' probability of landing inside [p10, p90] under the true demand, averaged: the coverage without the draws' noise. */
       p10_p90_expected_coverage: number | null;
+      /** The same for the band of the true demand itself on those days: the floor whole units put under the coverage. */
+      p10_p90_true_law_coverage: number | null;
       seconds: number;
     }[];
   }[];
@@ -69,6 +73,8 @@ export function toLoopJson(results: readonly LoopScenarioResult[]): LoopJson {
             p.calibrated === 0 ? null : Math.round((10_000 * p.inside) / p.calibrated) / 10_000,
           p10_p90_expected_coverage:
             p.calibrated === 0 ? null : Math.round((10_000 * p.expectedInside) / p.calibrated) / 10_000,
+          p10_p90_true_law_coverage:
+            p.calibrated === 0 ? null : Math.round((10_000 * p.trueLawInside) / p.calibrated) / 10_000,
           seconds: r2(p.seconds),
         };
       }),
@@ -92,6 +98,7 @@ export function renderLoopTable(results: readonly LoopScenarioResult[]): string 
       String(p.guardrail_violations),
       p.p10_p90_coverage === null ? "" : `${(100 * p.p10_p90_coverage).toFixed(1)} %`,
       p.p10_p90_expected_coverage === null ? "" : `${(100 * p.p10_p90_expected_coverage).toFixed(1)} %`,
+      p.p10_p90_true_law_coverage === null ? "" : `${(100 * p.p10_p90_true_law_coverage).toFixed(1)} %`,
       p.seconds.toFixed(1),
     ]),
   );
@@ -108,6 +115,7 @@ export function renderLoopTable(results: readonly LoopScenarioResult[]): string 
       "viol",
       "in p10-p90",
       "expected",
+      "true-law band",
       "s",
     ],
     rows,

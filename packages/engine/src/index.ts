@@ -97,7 +97,7 @@ export { explorationRange, SEEN_DAYS } from "./learn/exploration-range.js";
 export type { LearningPlanInput } from "./learn/learning-plan.js";
 export { capToExploration, planWithLearning } from "./learn/learning-plan.js";
 export type { OnlineLearner, OnlineLearnerInput } from "./learn/online-learner.js";
-export { onlineLearner } from "./learn/online-learner.js";
+export { onlineLearner, unitsInterval } from "./learn/online-learner.js";
 export { builtinScenarios } from "./market/builtin-scenarios.js";
 export type { Market, MarketProduct } from "./market/generate-market.js";
 export { generateMarket } from "./market/generate-market.js";
