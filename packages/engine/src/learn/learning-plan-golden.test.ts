@@ -88,7 +88,7 @@ describe("the nightly plan, pinned to its digest", () => {
     const rows = plan(market(8, 0), "cautious");
     expect(rows.length).toBe(8 * HORIZON);
     expect(rows.some((r) => r.exploratory === true)).toBe(true);
-    expect(digest(rows)).toBe("acee08ae5921fb90");
+    expect(digest(rows)).toBe("152cfe1d9f3e41af");
   });
 
   it("prices a promoted company with planned promotions (free) exactly as before", () => {
@@ -124,7 +124,7 @@ describe("the nightly plan, pinned to its digest", () => {
         online: true,
       });
       expect(rows.some((r) => r.product_id === unseen && r.source === "approved")).toBe(true);
-      expect(digest(rows)).toBe("d1f7a91a73b3665f");
+      expect(digest(rows)).toBe("3cec96d3df43098c");
     } finally {
       policy.dispose();
     }
