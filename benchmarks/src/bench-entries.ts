@@ -37,6 +37,7 @@ export const BENCH_ENTRIES: readonly BenchEntry[] = [
   { name: "bench:http", script: "bench-http.ts", quick: ["--quick"], smoke: ["--duration", "1", "--skip-batch", "--only", "auth/token,GET bare,GET /v2/recommendations"], needs: [] },
   { name: "bench:event-loop", script: "bench-event-loop.ts", quick: ["--seconds", "3", "--train-seconds", "3"], smoke: ["--seconds", "1", "--products", "5", "--days", "14", "--train-seconds", "1"], needs: [] },
   { name: "bench:console", script: "bench-console.ts", quick: ["--runs", "5"], smoke: ["--products", "5", "--days", "60", "--runs", "2"], needs: [] },
+  { name: "bench:train", script: "bench-train.ts", quick: ["--products", "30"], smoke: ["--products", "5", "--history-days", "60", "--horizon", "14", "--train-seconds", "1"], needs: [] },
   { name: "bench:inference", script: "bench-inference.ts", quick: ["--quick"], smoke: ["--quick", "--products", "10"], needs: [] },
   { name: "bench:real", script: "bench-real.ts", quick: ["--quick"], smoke: ["--quick", "--products", "5", "--json", JSON_OUT], needs: [] },
   { name: "bench:policy", script: "bench-policy.ts", quick: ["--quick"], smoke: ["--quick", "--only", "loose-stock", "--policy", "rule,dp_on_estimate,rl", "--json", JSON_OUT], needs: [] },

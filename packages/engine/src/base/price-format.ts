@@ -94,9 +94,15 @@ export function nearestPrintable(
 ): number | null {
   const below = printableAtOrBelow(format, Math.min(hi, Math.max(lo, price)));
   const above = printableAtOrAbove(format, Math.max(lo, Math.min(hi, price)));
-  const inside = (p: number | null): p is number => p !== null && p >= lo - 1e-9 && p <= hi + 1e-9;
-  if (inside(below) && inside(above)) return price - below <= above - price ? below : above;
-  if (inside(below)) return below;
-  if (inside(above)) return above;
+  const belowInside = insideRange(below, lo, hi);
+  const aboveInside = insideRange(above, lo, hi);
+  if (belowInside && aboveInside) return price - below <= above - price ? below : above;
+  if (belowInside) return below;
+  if (aboveInside) return above;
   return null;
+}
+
+/** Whether a printable price lies in [lo, hi] (to 1e-9); a module function, not a closure per call: plans call it per row. */
+function insideRange(p: number | null, lo: number, hi: number): p is number {
+  return p !== null && p >= lo - 1e-9 && p <= hi + 1e-9;
 }

@@ -1,5 +1,6 @@
-import { daysBetween, weekdayOf } from "../base/calendar.js";
+import { dayNumber, daysBetween, weekdayOf } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
+import { holidayOfEve } from "../base/holiday-calendar.js";
 import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
 import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
@@ -12,6 +13,7 @@ import {
   PROMOTION,
   SLOPE,
 } from "./demand-glm.js";
+import { holidayLift } from "./holiday-lift.js";
 import { estimateOverdispersion, momentOverdispersion, overdispersionSe } from "./overdispersion.js";
 import { weeklyLevel } from "./weekly-level.js";
 
@@ -71,8 +73,8 @@ export interface FittedLevel {
 
 /**
  * One product's fitted demand: rate = baseRate * weekdayFactors[dow] * (price / referencePrice) ^ -elasticity *
- * promotionLift ^ promoted, with NB2 noise `overdispersion` around it; on a history day also times that day's level
- * (`levelOn`).
+ * promotionLift ^ promoted (`fittedRate`), times holidayEveLift on a feast holiday's eve (`calendarLift`), with NB2
+ * noise `overdispersion` around it; on a history day also times that day's level (`levelOn`).
  */
 export interface FittedProduct {
   readonly productId: string;
@@ -87,6 +89,11 @@ export interface FittedProduct {
   readonly overdispersion: number;
   /** Multiplier of a promoted day's rate (a share s promoted: lift ^ s); 1 when the history has no promotion. */
   readonly promotionLift: number;
+  /**
+   * Multiplier of the rate on a feast holiday's eve (`holidayOfEve`), the company's (`CompanyFitReport`); 1 when its
+   * history shows none.
+   */
+  readonly holidayEveLift: number;
   readonly level: FittedLevel;
   readonly stdErrors: {
     readonly elasticity: number;
@@ -109,6 +116,12 @@ export interface CompanyFitReport {
   readonly meanElasticity: number;
   readonly elasticitySpread: number;
   readonly productsWithPriceVariation: number;
+  /** The rate's multiplier on a feast holiday's eve, pooled over the products (`holidayLift`); 1 when not shown. */
+  readonly holidayEveLift: number;
+  /** Standard error of its log (across holidays); NaN with too few holidays in the history. */
+  readonly holidayEveLiftSe: number;
+  /** Feast holidays whose eves the history holds. */
+  readonly holidays: number;
   /** Products with no usable history (not fitted). */
   readonly unfitted: string[];
 }
@@ -133,6 +146,11 @@ export function fittedRate(p: FittedProduct, weekday: number, price: number, pro
   );
 }
 
+/** The multiplier of a fitted product's rate on day `day` (a `dayNumber`) from the calendar: its holiday-eve lift on an eve. */
+export function calendarLift(p: FittedProduct, day: number): number {
+  return holidayOfEve(day) === null ? 1 : p.holidayEveLift;
+}
+
 /** The level of `date`'s week relative to the level carried forward: 1 after the history, the first week's before it. */
 export function levelOn(p: FittedProduct, date: string): number {
   const weekly = p.level.weekly;
@@ -153,6 +171,8 @@ interface Prepared {
   readonly data: GlmData;
   /** Each row's 7-day block, 0 the oldest, counted back from `lastDate`. */
   readonly week: Int32Array;
+  /** Each row's `dayNumber`. */
+  readonly day: Int32Array;
   readonly lastDate: string;
   readonly distinctPrices: number;
   readonly logPriceSd: number;
@@ -166,7 +186,10 @@ interface FirstFit {
   readonly signConstrained: boolean;
   readonly alpha: number;
   readonly alphaSe: number;
+  /** Each row's log offset in the later fits: its week's level and its calendar lift. */
   readonly offset: Float64Array;
+  /** Each row's log level alone (relative to the last week's). */
+  readonly logLevel: Float64Array;
   readonly levelVariance: number;
   readonly levelMoves: boolean;
   readonly strayVariance: number;
@@ -184,8 +207,10 @@ const LEVEL_ROUNDS = 2;
  * one), the over-dispersion (`estimateOverdispersion`, Cox-Reid) and the NB2 means given both), then again under a
  * prior centred on the company (mean elasticity and weekday profile, with the spread between products; alpha shrunk
  * toward the company's by the product's days), so thin or flat-priced products borrow from the rest. The
- * promotion term keeps promoted days from biasing the price effect; the level keeps a holiday rise or a trend from
- * reading as one, and is what the forecasts carry forward. Elasticity is kept >= 0. A constant price cannot
+ * promotion term keeps promoted days from biasing the price effect; the level keeps a seasonal rise or a trend from
+ * reading as one, and is what the forecasts carry forward. Before both passes the company's lift on feast holidays'
+ * eves (`holidayLift`) is read off every product's Poisson means and enters every fit as an offset, so the level
+ * does not chase a holiday's shopping into the weeks after it, and a coming holiday's eve is forecast with it. Elasticity is kept >= 0. A constant price cannot
  * identify an elasticity: it takes the company mean (or the prior) and the report says so.
  */
 export function fitDemand(
@@ -224,7 +249,21 @@ export function fitDemand(
     mean: [0, 0, 0, 0, 0, 0, 0, -priorE, 0],
     precision: [0, 1, 1, 1, 1, 1, 1, 1 / 100, 1],
   };
-  const first = prepared.map((p) => firstFit(p, weakPrior, priorE));
+  const poisson = prepared.map((p) => fitConstrained(p, weakPrior, priorE, 0));
+  // The company's holiday-eve lift, read off every product's days against its means without any level.
+  const lift = holidayLift(
+    prepared.map((p, i) => ({
+      day: p.day,
+      units: p.data.units,
+      mu: fittedMeans(p.data, poisson[i]?.fit.theta ?? []),
+    })),
+  );
+  const first = prepared.map((p, i) => {
+    const calendar = Float64Array.from(p.day, (d) => (holidayOfEve(d) === null ? 0 : lift.logLift));
+    const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
+    return firstFit({ ...p, data: { ...p.data, offset: calendar } }, weakPrior, priorE, start);
+  });
+  const eveLift = Math.exp(lift.logLift);
 
   // Company level: precision-weighted mean elasticity and DerSimonian-Laird between-product spread.
   const identified = first.filter((f, i) => prepared[i]?.priceVaries && !f.signConstrained);
@@ -298,7 +337,7 @@ export function fitDemand(
     if (one.levelMoves) notes.push("the level moves week to week: forecasts carry the last week's forward");
     fitted.set(
       p.productId,
-      toFittedProduct(p, fit, { ...one, alpha, signConstrained }, source, dataWeight, notes),
+      toFittedProduct(p, fit, { ...one, alpha, signConstrained }, source, dataWeight, eveLift, notes),
     );
   });
 
@@ -309,12 +348,15 @@ export function fitDemand(
       meanElasticity: meanE,
       elasticitySpread: spread,
       productsWithPriceVariation: identified.length,
+      holidayEveLift: eveLift,
+      holidayEveLiftSe: lift.stdError,
+      holidays: lift.holidays,
       unfitted,
     },
     rate(productId: string, date: string, price: number, promoted = 0): number {
       const p = fitted.get(productId);
       if (!p) throw new Error(`no fitted demand for product ${productId}`);
-      return fittedRate(p, weekdayOf(date), price, promoted);
+      return fittedRate(p, weekdayOf(date), price, promoted) * calendarLift(p, dayNumber(date));
     },
   };
 }
@@ -339,6 +381,7 @@ function prepare(
     promoted: new Float64Array(n),
     offset: new Float64Array(n),
   };
+  const day = new Int32Array(n);
   let lastDate = usable[0]?.date ?? "";
   for (const r of usable) if (r.date > lastDate) lastDate = r.date;
   const week = new Int32Array(n);
@@ -354,6 +397,7 @@ function prepare(
     data.promoted[i] = promoted;
     if (promoted > 0) hasPromotions = true;
     week[i] = Math.floor(daysBetween(r.date, lastDate) / 7);
+    day[i] = dayNumber(r.date);
     sum += logPrice;
     prices.add(r.price);
   });
@@ -371,6 +415,7 @@ function prepare(
     rows: list.length,
     data,
     week,
+    day,
     lastDate,
     distinctPrices: prices.size,
     logPriceSd: sd,
@@ -380,20 +425,22 @@ function prepare(
 }
 
 /**
- * Pass 1 of one product: Poisson means under the weak prior, then `LEVEL_ROUNDS` rounds of its weekly level, its
- * alpha and the NB2 means given both.
+ * Pass 1 of one product from its Poisson means under the weak prior (`start`): `LEVEL_ROUNDS` rounds of its weekly
+ * level, its alpha and the NB2 means given both, the data's offset (the calendar's) under the level's.
  */
-function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number): FirstFit {
-  let current = fitConstrained(p, prior, fallbackElasticity, 0);
+function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, start: Constrained): FirstFit {
+  let current = start;
   const flat = p.data;
-  let offset = new Float64Array(flat.units.length);
+  let offset = flat.offset;
+  let logLevel = new Float64Array(flat.units.length);
   // The rounds read the level at the cheap moment alpha; the last fit's alpha is the likelihood's.
   let alpha = momentOverdispersion(flat.units, fittedMeans(flat, current.fit.theta));
   let level = { lastVariance: 0, stepVariance: 0, strayVariance: 0, moves: false };
   for (let round = 0; round < LEVEL_ROUNDS; round++) {
     // The level is read against the means without it.
     const walk = weeklyLevel(p.week, flat.units, fittedMeans(flat, current.fit.theta), alpha);
-    offset = Float64Array.from(p.week, (w) => walk.logLevels[w] ?? 0);
+    logLevel = Float64Array.from(p.week, (w) => walk.logLevels[w] ?? 0);
+    offset = Float64Array.from(logLevel, (l, i) => l + (flat.offset[i] ?? 0));
     level = {
       lastVariance: walk.lastVariance,
       stepVariance: walk.stepVariance,
@@ -411,10 +458,16 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number): Fir
     alpha,
     alphaSe: overdispersionSe(data, fittedMeans(data, current.fit.theta), alpha),
     offset,
+    logLevel,
     levelVariance: level.lastVariance + level.stepVariance,
     levelMoves: level.moves,
     strayVariance: level.strayVariance,
   };
+}
+
+interface Constrained {
+  readonly fit: GlmFit;
+  readonly signConstrained: boolean;
 }
 
 function fitConstrained(
@@ -423,7 +476,7 @@ function fitConstrained(
   fallbackElasticity: number,
   alpha: number,
   start?: readonly number[],
-): { fit: GlmFit; signConstrained: boolean } {
+): Constrained {
   const fixed: FixedParams = p.hasPromotions ? {} : { promotion: 0 };
   if (!p.priceVaries)
     return {
@@ -442,6 +495,7 @@ function toFittedProduct(
   one: FirstFit,
   source: ElasticitySource,
   dataWeight: number,
+  holidayEveLift: number,
   notes: string[],
 ): FittedProduct {
   const logFactors = [0, ...fit.theta.slice(1, 7)];
@@ -449,9 +503,9 @@ function toFittedProduct(
   const meanRaw = raw.reduce((a, b) => a + b, 0) / 7;
   const byWeek = new Map<number, number>();
   p.week.forEach((w, i) => {
-    byWeek.set(w, Math.exp(one.offset[i] ?? 0));
+    byWeek.set(w, Math.exp(one.logLevel[i] ?? 0));
   });
-  // The offsets are the pass-1 level relative to its last week; a block without a usable day keeps its neighbour's.
+  // The pass-1 level relative to its last week; a block without a usable day keeps its neighbour's.
   const weekly: number[] = [];
   for (let w = 0; w <= Math.max(0, ...byWeek.keys()); w++) weekly.push(byWeek.get(w) ?? weekly[w - 1] ?? 1);
   const seA = at(fit.stdErrors, 0);
@@ -463,6 +517,7 @@ function toFittedProduct(
     elasticity: Math.max(0, -at(fit.theta, SLOPE)),
     overdispersion: one.alpha,
     promotionLift: p.hasPromotions ? Math.exp(at(fit.theta, PROMOTION)) : 1,
+    holidayEveLift,
     level: { lastDate: p.lastDate, weekly, strayVariance: one.strayVariance },
     stdErrors: {
       elasticity: at(fit.stdErrors, SLOPE),

@@ -1,5 +1,6 @@
+import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { fluidChoice } from "./fluid-allocation.js";
+import { type FluidInput, fluidChoice } from "./fluid-allocation.js";
 
 // Ferreira, Simchi-Levi & Wang's market: one customer a day.
 const prices = [29.9, 34.9, 39.9, 44.9];
@@ -31,4 +32,57 @@ describe("fluidChoice", () => {
     expect(c.index).toBe(0);
     expect(c.lowerBidWeight).toBe(0);
   });
+
+  it("picks as a scan per distinct volume would, near-ties included", () => {
+    const rng = seedrandom("fluid-shared-scan");
+    for (let n = 0; n < 300; n++) {
+      const prices = Array.from({ length: 2 + Math.floor(rng() * 6) }, (_, i) => 10 + i * (0.5 + rng()));
+      // Every third case: sales that make two prices' margins tie at a bid near the bisection's.
+      const sales = prices.map((p) => 5 * (p / 10) ** -(1 + 3 * rng()));
+      if (n % 3 === 0 && prices.length > 2)
+        sales[2] = ((sales[1] ?? 0) * ((prices[1] ?? 0) - 4)) / ((prices[2] ?? 0) - 4);
+      const weekday = Array.from({ length: 7 }, () => 0.5 + rng());
+      const volumes = Array.from({ length: 30 + Math.floor(rng() * 60) }, (_, d) => weekday[d % 7] ?? 1);
+      const input: FluidInput = { prices, unitCost: 2, sales, volumes, stock: rng() * 100 };
+      expect(fluidChoice(input), String(n)).toEqual(scanPerVolume(input));
+    }
+  });
 });
+
+/** `fluidChoice` as it was written first: every bid's pick scanned again for each distinct volume. */
+function scanPerVolume(input: FluidInput) {
+  const bestAt = (bid: number, volume: number) => {
+    let best = 0;
+    let value = Number.NEGATIVE_INFINITY;
+    input.prices.forEach((p, i) => {
+      const v = (p - input.unitCost - bid) * (input.sales[i] ?? 0) * volume;
+      if (v > value + 1e-12) {
+        value = v;
+        best = i;
+      }
+    });
+    return best;
+  };
+  const counts = new Map<number, number>();
+  for (let d = 0; d < input.volumes.length; d++)
+    counts.set(input.volumes[d] ?? 0, (counts.get(input.volumes[d] ?? 0) ?? 0) + 1);
+  const salesAt = (bid: number) => {
+    let total = 0;
+    for (const [volume, days] of counts) total += (input.sales[bestAt(bid, volume)] ?? 0) * volume * days;
+    return total;
+  };
+  const today = input.volumes[0] ?? 1;
+  const unbound = bestAt(0, today);
+  if (salesAt(0) <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
+  let lo = 0;
+  let hi = Math.max(...input.prices) - input.unitCost + 1;
+  for (let k = 0; k < 40; k++) {
+    const mid = (lo + hi) / 2;
+    if (salesAt(mid) <= input.stock) hi = mid;
+    else lo = mid;
+  }
+  const sHi = salesAt(hi);
+  const sLo = salesAt(lo);
+  const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
+  return { index: bestAt(hi, today), lowerBidIndex: bestAt(lo, today), lowerBidWeight: weight, bid: hi };
+}

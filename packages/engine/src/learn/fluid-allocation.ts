@@ -40,44 +40,111 @@ function bestAt(input: FluidInput, bid: number, volume: number): number {
   return best;
 }
 
-/** The days left grouped by distinct volume, in order of first appearance. */
-interface VolumeGroups {
-  readonly volumes: number[];
-  readonly days: number[];
+/** Relative rounding allowance of `sharedBest`'s comparisons (a few units in the last place of each product). */
+const ROUNDING = 4e-15;
+
+/**
+ * `bestAt`'s index at `bid` for every volume in [`least`, `most`] (positive) from one scan, or -1 where a comparison
+ * of the scan is too close to call for some volume (its 1e-12 tie margin is absolute, so a near-tie can go either way
+ * with the volume), and then each volume takes its own scan. Every comparison it answers has the same outcome as
+ * `bestAt`'s for each of those volumes, rounding included, so the index is `bestAt`'s.
+ */
+function sharedBest(input: FluidInput, bid: number, least: number, most: number): number {
+  const { prices, sales, unitCost } = input;
+  let best = 0;
+  let value = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < prices.length; i++) {
+    const w = ((prices[i] ?? 0) - unitCost - bid) * (sales[i] ?? 0);
+    if (value === Number.NEGATIVE_INFINITY) {
+      // Nothing taken yet: any value but NaN and -Infinity beats -Infinity at every volume.
+      if (w > value) {
+        if (!Number.isFinite(w)) return -1;
+        value = w;
+        best = i;
+      }
+      continue;
+    }
+    // NaN loses every comparison at every volume; an infinite value is left to each volume's own scan.
+    if (Number.isNaN(w)) continue;
+    if (!Number.isFinite(w)) return -1;
+    const diff = w - value;
+    const error = ROUNDING * (Math.abs(w) + Math.abs(value)) * most + 1e-27;
+    const highest = diff >= 0 ? diff * most : diff * least;
+    const lowest = diff >= 0 ? diff * least : diff * most;
+    if (lowest > 1e-12 + error) {
+      value = w;
+      best = i;
+    } else if (!(highest < 1e-12 - error)) return -1;
+  }
+  return best;
 }
 
-/** Expected season sales and today's pick under bid `bid`. */
+/** The days left grouped by distinct volume, in order of first appearance (`volumeGroups`). */
+export interface VolumeGroups {
+  readonly volumes: readonly number[];
+  readonly days: readonly number[];
+  /** The smallest and largest volume. */
+  readonly least: number;
+  readonly most: number;
+}
+
+/** The days left (`FluidInput.volumes`) grouped by distinct volume: a caller planning several times on one day passes them once. */
+export function volumeGroups(volumes: ArrayLike<number>): VolumeGroups {
+  const counts = new Map<number, number>();
+  for (let d = 0; d < volumes.length; d++) {
+    const v = volumes[d] ?? 0;
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  const distinct = [...counts.keys()];
+  return {
+    volumes: distinct,
+    days: [...counts.values()],
+    least: Math.min(...distinct),
+    most: Math.max(...distinct),
+  };
+}
+
+/** Expected season sales under bid `bid`. */
 function salesAt(input: FluidInput, bid: number, groups: VolumeGroups): number {
+  // One scan serves every group unless a near-tie makes the pick depend on the volume.
+  const shared =
+    groups.least > 0 && groups.most < Number.POSITIVE_INFINITY
+      ? sharedBest(input, bid, groups.least, groups.most)
+      : -1;
   let total = 0;
   for (let g = 0; g < groups.volumes.length; g++) {
     const volume = groups.volumes[g] ?? 0;
-    total += (input.sales[bestAt(input, bid, volume)] ?? 0) * volume * (groups.days[g] ?? 0);
+    const best = shared >= 0 ? shared : bestAt(input, bid, volume);
+    total += (input.sales[best] ?? 0) * volume * (groups.days[g] ?? 0);
   }
   return total;
 }
 
-export function fluidChoice(input: FluidInput): FluidChoice {
+export function fluidChoice(input: FluidInput, groups?: VolumeGroups): FluidChoice {
   const today = input.volumes[0] ?? 1;
   const unbound = bestAt(input, 0, today);
   if (!Number.isFinite(input.stock))
     return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
-  const counts = new Map<number, number>();
-  for (let d = 0; d < input.volumes.length; d++) {
-    const v = input.volumes[d] ?? 0;
-    counts.set(v, (counts.get(v) ?? 0) + 1);
-  }
-  const volumes: VolumeGroups = { volumes: [...counts.keys()], days: [...counts.values()] };
+  const volumes = groups ?? volumeGroups(input.volumes);
   const free = salesAt(input, 0, volumes);
   if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
+  // The sales at each end, kept from the bisection (NaN: the first `hi` is never evaluated by it).
+  let sLo = free;
+  let sHi = Number.NaN;
   for (let k = 0; k < BISECTIONS; k++) {
     const mid = (lo + hi) / 2;
-    if (salesAt(input, mid, volumes) <= input.stock) hi = mid;
-    else lo = mid;
+    const sold = salesAt(input, mid, volumes);
+    if (sold <= input.stock) {
+      hi = mid;
+      sHi = sold;
+    } else {
+      lo = mid;
+      sLo = sold;
+    }
   }
-  const sHi = salesAt(input, hi, volumes);
-  const sLo = salesAt(input, lo, volumes);
+  if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes);
   const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
   return {
     index: bestAt(input, hi, today),

@@ -1,9 +1,9 @@
-import seedrandom from "seedrandom";
 import { addDays, dateToMs, dayNumber, weekdayOf, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
 import {
+  calendarLift,
   type FittedDemand,
   type FittedProduct,
   fitDemand,
@@ -20,6 +20,7 @@ import {
   transientDemandPmf,
 } from "../problem/sales-distribution.js";
 import { sampleGamma, sampleNormal, type Uniform } from "../random/random-draws.js";
+import { seededUniform } from "../random/seeded-uniform.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
 import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
@@ -30,7 +31,7 @@ import {
   type PriceSales,
 } from "./edge-extrapolation.js";
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
-import { type FluidChoice, fluidChoice } from "./fluid-allocation.js";
+import { type FluidChoice, fluidChoice, type VolumeGroups, volumeGroups } from "./fluid-allocation.js";
 import { parameterSd } from "./posterior-draws.js";
 import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
 
@@ -172,9 +173,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const share = promoted ?? planned.get(fitted.productId)?.get(day) ?? 0;
     return share > 0 ? fitted.promotionLift ** Math.min(1, share) : 1;
   };
-  /** The day's weekday volume times its planned promotion's lift. */
+  /** The day's weekday volume times its calendar's and its planned promotion's lifts. */
   const volumeOn = (fitted: FittedProduct, day: number) =>
-    (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * liftOn(fitted, day);
+    (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
     const list = rows.get(r.product_id) ?? [];
@@ -296,10 +297,11 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const k = nearestPriceIndex(belief.prices, price);
     const g = belief.posterior[k];
     const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
-    const rng: Uniform = seedrandom(`${input.seed}:${state.product.product_id}:${date}:units`);
+    const rng: Uniform = seededUniform(`${input.seed}:${state.product.product_id}:${date}:units`);
     const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
     const volume =
       (belief.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
+      calendarLift(belief.fitted, belief.day) *
       liftOn(belief.fitted, belief.day, promoted);
     return unitsQuantiles(rng, moved, volume, stock, belief.distribution, belief.fitted.level.strayVariance);
   };
@@ -329,11 +331,15 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const { fitted, distribution, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft } =
         belief;
       const id = state.product.product_id;
-      const rng: Uniform = seedrandom(`${input.seed}:${id}:${date}`);
+      const rng: Uniform = seededUniform(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
       const cap = (rate: number) => expectedDemand(distribution, rate);
-      const plan = (rates: readonly number[]) =>
-        fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock });
+      // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once.
+      let groups: VolumeGroups | undefined;
+      const plan = (rates: readonly number[]) => {
+        if (groups === undefined && Number.isFinite(stock)) groups = volumeGroups(volumes);
+        return fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock }, groups);
+      };
       const pick = (c: FluidChoice, draw: boolean): number => {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
@@ -378,7 +384,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           sampled,
           anchor,
           (i, rates) => marginAt(i, rates[i] ?? 0),
-          seedrandom(`${input.seed}:${id}:${date}:guard-draws`),
+          seededUniform(`${input.seed}:${id}:${date}:guard-draws`),
           (guardRng) => drawRates(guardRng, fitted, edges, prices, byPrice, priorDays),
         );
       const charged = held ? anchor : sampled;
@@ -408,7 +414,8 @@ function inside(price: number, range: readonly [number, number] | null): boolean
 /**
  * Whether the price `chosen` earns more than the anchor's price (`anchor`) in at least `RULE_CONFIDENCE` of
  * `RULE_DRAWS` posterior draws (`draw` from `rng`, each every price's rate; `margin` is a price's margin at a draw's
- * rates).
+ * rates). The draws stop once the count is decided either way: their stream serves this question alone, so the
+ * answer is the full count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
  */
 function beatsAnchor(
   chosen: number,
@@ -417,12 +424,15 @@ function beatsAnchor(
   rng: Uniform,
   draw: (rng: Uniform) => readonly number[],
 ): boolean {
+  const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
     const rates = draw(rng);
     if (margin(chosen, rates) > margin(anchor, rates)) wins++;
+    if (wins >= needed) return true;
+    if (k + 1 - wins > RULE_DRAWS - needed) return false;
   }
-  return wins >= RULE_CONFIDENCE * RULE_DRAWS;
+  return false;
 }
 
 /**
@@ -508,6 +518,7 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     const volume =
       (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
+      calendarLift(fitted, dayNumber(r.date)) *
       levelOn(fitted, r.date) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
     const mean = modelRate(fitted, r.price) * volume;
@@ -709,13 +720,15 @@ function priorRate(
   fitted: FittedProduct,
   edges: EdgeLines,
   price: number,
-  draw?: { shift: number; elasticity: number; below?: number; above?: number },
+  draw?: { level: number; elasticity: number; below?: number; above?: number },
 ): number {
-  const x = Math.log(price);
-  if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, draw?.below);
-  if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, draw?.above);
+  if (edges.below !== undefined || edges.above !== undefined) {
+    const x = Math.log(price);
+    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, draw?.below);
+    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, draw?.above);
+  }
   const elasticity = draw?.elasticity ?? fitted.elasticity;
-  return fitted.baseRate * Math.exp(draw?.shift ?? 0) * (price / fitted.referencePrice) ** -elasticity;
+  return (draw?.level ?? fitted.baseRate) * (price / fitted.referencePrice) ** -elasticity;
 }
 
 /** Gamma posterior of a price's rate at weekday volume 1, `priorDays` days of `prior` then the price's own sales. */
@@ -745,15 +758,18 @@ function drawRates(
   );
   const shift = parameterSd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
   const draw = {
-    shift,
+    // The shifted level once per draw, not once per price.
+    level: fitted.baseRate * Math.exp(shift),
     elasticity,
     ...(edges.below === undefined ? {} : { below: drawEdgeElasticity(rng, edges.below) }),
     ...(edges.above === undefined ? {} : { above: drawEdgeElasticity(rng, edges.above) }),
   };
-  return prices.map((p, i) => {
-    const g = ratePosterior(byPrice[i], priorRate(fitted, edges, p, draw), priorDays[i] ?? 0);
-    return sampleGamma(rng, g.shape, g.rate);
-  });
+  const rates = new Array<number>(prices.length);
+  for (let i = 0; i < prices.length; i++) {
+    const g = ratePosterior(byPrice[i], priorRate(fitted, edges, prices[i] ?? 0, draw), priorDays[i] ?? 0);
+    rates[i] = sampleGamma(rng, g.shape, g.rate);
+  }
+  return rates;
 }
 
 /**

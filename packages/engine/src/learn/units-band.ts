@@ -68,10 +68,11 @@ export function mixtureBand(
   let p90 = -1;
   let top = -1;
   let reached = false;
+  // The mixture's mass at the current count, summed as the terms are (in draw order).
+  let mixed = 0;
+  for (let k = 0; k < count; k++) mixed += (terms[k] as number) / count;
   for (let units = 0; ; units++) {
-    let p = 0;
-    if (whole && units === last) p = Math.max(0, 1 - cdf);
-    else for (let k = 0; k < count; k++) p += (terms[k] ?? 0) / count;
+    const p = whole && units === last ? Math.max(0, 1 - cdf) : mixed;
     expected += units * p;
     const below = cdf;
     cdf += p;
@@ -82,21 +83,22 @@ export function mixtureBand(
       reached = true;
       break;
     }
-    // The next count's terms, and a bound on every rate's expected units beyond this count.
+    // The next count's terms and their mass, and a bound on every rate's expected units beyond this count.
     let tail = 0;
+    mixed = 0;
     const judged = p10 >= 0 && cdf > 0.9;
+    const step = (units + r) / (units + 1);
+    const nextStep = (units + 1 + r) / (units + 2);
     for (let k = 0; k < count; k++) {
-      const ratio = ratios[k] ?? 0;
-      const factor = alpha > 0 ? ((units + r) / (units + 1)) * ratio : ratio / (units + 1);
-      const next = (terms[k] ?? 0) * factor;
+      const ratio = ratios[k] as number;
+      const factor = alpha > 0 ? step * ratio : ratio / (units + 1);
+      const next = (terms[k] as number) * factor;
       terms[k] = next;
+      mixed += next / count;
       if (!judged || next === 0) continue;
       // Past the mode the ratios fall (NB2 with r >= 1, Poisson) or approach q from below (r < 1): bounded by
       // the next one, or by q.
-      const bound =
-        alpha > 0
-          ? Math.max(((units + 1 + r) / (units + 2)) * ratio, r < 1 ? ratio : 0)
-          : ratio / (units + 2);
+      const bound = alpha > 0 ? Math.max(nextStep * ratio, r < 1 ? ratio : 0) : ratio / (units + 2);
       tail +=
         bound < 1 ? next * ((units + 1) / (1 - bound) + bound / (1 - bound) ** 2) : Number.POSITIVE_INFINITY;
     }

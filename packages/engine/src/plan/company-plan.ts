@@ -227,22 +227,39 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   for (let t = 0; t <= days; t++) {
     const date = addDays(today, t);
     const weekday = weekdayOf(date);
+    // The first day of the lowest-price window, the same for every lane of the day.
+    const windowStart = addDays(date, -LOWEST_PRICE_DAYS);
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
-    picks.fill(-1);
-    if (policy !== null) pickWithPolicy(policy, lanes, policyStart + t, picks);
-    // Each lane's candidate first, so the jump guard judges the plan day as a whole.
-    const candidates = lanes.map((lane, k) => {
+    // Each lane's rule, pin and learned price first: the policy's forward pass then runs only for the lanes the
+    // learner leaves (none where it prices every product), and each lane's candidate follows, so the jump guard
+    // judges the plan day as a whole.
+    const firsts = lanes.map((lane) => {
       if (!lane.selling) return null;
       // A partner's override: a pin prices the day as it is; a narrowing prices it inside narrower guardrails.
       const override = overrideOn(lane.state, date);
       const state = narrowedState(lane.state, override);
-      const stock = lane.stock;
       const rule = boundPrice(
         state,
-        ruleRawPrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
+        ruleRawPrice(state, ruleDay(weekday, lane.lastDay - t + 1), lane.stock),
         lane.prev,
       );
       const pin = override?.price ?? null;
+      // The learner chooses as without the narrowing, which then bounds its price like any guardrail (binding
+      // `override`); inside a narrowed grid it would have no price to say the narrowing moved.
+      const online =
+        pin === null ? (input.learner?.priceOn(lane.state, date, t, lane.stock, rule) ?? null) : null;
+      return { state, override, pin, rule, online };
+    });
+    picks.fill(-1);
+    if (policy !== null)
+      pickWithPolicy(policy, lanes, policyStart + t, picks, (k) => {
+        const first = firsts[k];
+        return first !== null && first !== undefined && first.pin === null && first.online === null;
+      });
+    const candidates = firsts.map((first, k) => {
+      const lane = lanes[k];
+      if (first === null || first === undefined || lane === undefined) return null;
+      const { state, override, pin, rule, online } = first;
       if (pin !== null) {
         return {
           state,
@@ -258,9 +275,6 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       }
       const pick = picks[k] ?? -1;
       const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
-      // The learner chooses as without the narrowing, which then bounds its price like any guardrail (binding
-      // `override`); inside a narrowed grid it would have no price to say the narrowing moved.
-      const online = input.learner?.priceOn(lane.state, date, t, stock, rule) ?? null;
       let chosen = rule;
       let capped = false;
       if (online !== null) chosen = online.price;
@@ -330,7 +344,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           rule_price: rule,
           expected_units: round4(units),
           expected_revenue: roundToMinor(units * price, state.product.currency),
-          lowest_price_30d: lowestPrice30d(lane, date),
+          lowest_price_30d: lowestPrice30d(lane, date, windowStart),
           ...(override === undefined ? {} : { override_id: override.override_id }),
           ...(damped.has(k) ? { jump_damped: true } : {}),
         };
@@ -403,9 +417,11 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   return out;
 }
 
-/** The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before `date`: history, then the plan. */
-function lowestPrice30d(lane: Lane, date: string): number | null {
-  const from = addDays(date, -LOWEST_PRICE_DAYS);
+/**
+ * The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before `date` (from `from`, `date` less
+ * those days): history, then the plan.
+ */
+function lowestPrice30d(lane: Lane, date: string, from: string): number | null {
   let lowest = Number.POSITIVE_INFINITY;
   for (const seen of [lane.state.recentPrices ?? [], lane.path]) {
     for (const p of seen) if (p.date >= from && p.date < date) lowest = Math.min(lowest, p.price);
@@ -461,13 +477,19 @@ function explain(state: ProductState, fit: () => FittedDemand | null, day: DayPr
 }
 
 /**
- * The policy's grid index for every selling lane it covers on its day `day` (left -1 elsewhere, and where it chose
- * not to sell: the rule prices those), in one batched forward pass.
+ * The policy's grid index for every selling lane it covers on its day `day` and `wanted` asks for (left -1
+ * elsewhere, and where it chose not to sell: the rule prices those), in one batched forward pass.
  */
-function pickWithPolicy(policy: RlPolicy, lanes: readonly Lane[], day: number, picks: Int32Array): void {
+function pickWithPolicy(
+  policy: RlPolicy,
+  lanes: readonly Lane[],
+  day: number,
+  picks: Int32Array,
+  wanted: (lane: number) => boolean,
+): void {
   const rows: number[] = [];
   lanes.forEach((lane, k) => {
-    if (!lane.selling || lane.policyIndex === undefined) return;
+    if (!lane.selling || lane.policyIndex === undefined || !wanted(k)) return;
     if (day < 0 || day >= policy.horizonOf(lane.policyIndex)) return;
     rows.push(k);
   });

@@ -1,10 +1,11 @@
 import seedrandom from "seedrandom";
-import { initTfBackend, tf } from "../backend/tf-backend.js";
+import { initTfBackend } from "../backend/tf-backend.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
 import { sampleDemand } from "../market/sampling.js";
 import { type DemandPmf, demandPmf, expectedCapped } from "../problem/sales-distribution.js";
 import { sampleNormal, samplePoisson } from "../random/random-draws.js";
 import { type ActionSpec, buildActionSpec, referencePriceOf } from "./action-space.js";
+import { Adam } from "./adam.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RlPolicy } from "./rl-policy.js";
@@ -133,7 +134,7 @@ class ReplayTrainer {
 
   constructor(
     readonly net: QNetwork,
-    readonly optimizer: tf.Optimizer,
+    readonly optimizer: Adam,
     capacity: number,
     private readonly batchSize: number,
     private readonly rng: () => number,
@@ -162,11 +163,12 @@ class ReplayTrainer {
     stock: number,
     pmfs: readonly DemandPmf[],
     next: NextValues | null,
+    memo: ActionValueMemo,
   ): number {
     const row = this.rows++;
     m.writeFeatures(day, stock, this.x, row * this.f);
     m.writeHeadInputs(day, stock, this.margins, this.rates, row * this.a);
-    return writeTargets(m, day, stock, pmfs, next, this.y, this.w, row * this.out);
+    return writeTargets(m, day, stock, pmfs, next, this.y, this.w, row * this.out, memo);
   }
 
   /** One gradient step; half of each batch is the rows from `newFrom` on (the day just computed), half replays all. */
@@ -208,7 +210,6 @@ class ReplayTrainer {
 
   dispose(): void {
     this.net.dispose();
-    this.optimizer.dispose();
   }
 }
 
@@ -222,15 +223,13 @@ interface Learner {
 
 /**
  * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
- * the next day, then gradient steps (one only once over budget). Returns the mean value of the day's states
- * (currency, summed over products).
+ * the next day, then gradient steps. Returns the mean value of the day's states (currency, summed over products).
  */
 function learnDay(
   trainer: ReplayTrainer,
   learners: readonly Learner[],
   day: number,
   stepsPerDay: number,
-  clock: TrainingClock,
 ): number {
   const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
   const nextValues = nextDayValues(
@@ -243,13 +242,23 @@ function learnDay(
   for (const { model: m, stocks } of active) {
     const today = stocks[day] ?? [];
     const pmfs: DemandPmf[] = [];
-    for (let k = 0; k < trainer.a; k++) pmfs.push(demandPmf(m.setup, m.rateOf(day, k)));
+    for (let k = 0; k < trainer.a; k++) {
+      const previous = pmfs[k - 1];
+      // Actions on the same grid price share one pmf (and `actionValues` then one value).
+      pmfs.push(
+        previous !== undefined && m.actions.priceIndex[k] === m.actions.priceIndex[k - 1]
+          ? previous
+          : demandPmf(m.setup, m.rateOf(day, k)),
+      );
+    }
     const next = nextValues.get(m) ?? null;
-    for (const stock of today) estimatedValue += trainer.addState(m, day, stock, pmfs, next) / today.length;
+    // Episodes share stock levels (all of them start full) and each target also reads the level below.
+    const memo: ActionValueMemo = new Map();
+    for (const stock of today)
+      estimatedValue += trainer.addState(m, day, stock, pmfs, next, memo) / today.length;
   }
-  const budgetSteps = clock.overBudget() ? 1 : stepsPerDay;
   trainer.resetLoss();
-  for (let s = 0; s < budgetSteps && trainer.rows > 0; s++) trainer.step(newFrom);
+  for (let s = 0; s < stepsPerDay && trainer.rows > 0; s++) trainer.step(newFrom);
   return estimatedValue;
 }
 
@@ -301,9 +310,7 @@ async function polishAllDays(
     throwIfAborted(signal);
     trainer.resetLoss();
     const n = Math.min(chunk, cfg.finalSteps - done);
-    // tfjs keeps the rate in a protected field that its update reads on every step; Adam is blind to gradient
-    // scale, so this is the way in.
-    (trainer.optimizer as unknown as { learningRate: number }).learningRate = finalLearningRate(cfg, done);
+    trainer.optimizer.learningRate = finalLearningRate(cfg, done);
     for (let s = 0; s < n; s++) {
       trainer.step(trainer.rows);
       if (done + s >= cfg.finalSteps / 2 && (done + s) % AVERAGE_EVERY === 0)
@@ -334,7 +341,7 @@ function createTrainer(
     },
     cfg.seed,
   );
-  const optimizer = tf.train.adam(cfg.learningRate);
+  const optimizer = new Adam(cfg.learningRate);
   const capacity = models.reduce((sum, m) => sum + m.setup.horizon * statesPerDayOf(m, cfg), 0);
   return new ReplayTrainer(net, optimizer, capacity, cfg.batchSize, rng);
 }
@@ -378,9 +385,12 @@ export async function trainPolicy(
         estimatedValue,
       });
 
-    for (let day = maxHorizon - 1; day >= 0; day--) {
+    // Past the budget nothing more is learned: the days not reached yet are priced by what the network learned
+    // of the later ones (its inputs are relative to the days left, and an untrained head is the fluid policy).
+    // Targets there would cost as much as the steps they feed (half the backward pass on 100 products).
+    for (let day = maxHorizon - 1; day >= 0 && !clock.overBudget(); day--) {
       throwIfAborted(options.signal);
-      estimatedValue = learnDay(trainer, learners, day, cfg.stepsPerDay, clock);
+      estimatedValue = learnDay(trainer, learners, day, cfg.stepsPerDay);
       report("backward", day);
       await yieldToEventLoop();
     }
@@ -565,6 +575,26 @@ function valueTables(
   });
 }
 
+/** One product-day's action values by stock level: each level's Q of every action and the best of them. */
+type ActionValueMemo = Map<number, { readonly q: Float64Array; readonly best: number }>;
+
+/** `actionValues` of a stock level, computed once per product-day. */
+function memoActionValues(
+  m: ProductModel,
+  stock: number,
+  pmfs: readonly DemandPmf[],
+  next: NextValues | null,
+  memo: ActionValueMemo,
+): { readonly q: Float64Array; readonly best: number } {
+  let found = memo.get(stock);
+  if (found === undefined) {
+    const q = new Float64Array(m.actionCount);
+    found = { q, best: actionValues(m, stock, pmfs, next, q) };
+    memo.set(stock, found);
+  }
+  return found;
+}
+
 /** Q (currency) of every action in state (day, stock) into `q`; NaN for invalid actions. Returns the best. */
 function actionValues(
   m: ProductModel,
@@ -575,10 +605,22 @@ function actionValues(
 ): number {
   const finite = stock !== Number.POSITIVE_INFINITY;
   let best = Number.NEGATIVE_INFINITY;
+  // Without a max daily change the next day's table is one for all actions: an action charging the previous
+  // action's grid price has its value.
+  const shared = next === null || m.allowedAfter === null;
   for (let k = 0; k < m.actionCount; k++) {
     const pmf = pmfs[k];
     if (!m.actions.valid[k] || pmf === undefined) {
       q[k] = Number.NaN;
+      continue;
+    }
+    if (
+      shared &&
+      k > 0 &&
+      m.actions.valid[k - 1] &&
+      m.actions.priceIndex[k] === m.actions.priceIndex[k - 1]
+    ) {
+      q[k] = q[k - 1] as number;
       continue;
     }
     const price = m.priceOf(k);
@@ -623,10 +665,10 @@ function writeTargets(
   y: Float32Array,
   w: Float32Array,
   offset: number,
+  memo: ActionValueMemo,
 ): number {
   const a = m.actionCount;
-  const q = new Float64Array(a);
-  const best = actionValues(m, stock, pmfs, next, q);
+  const { q, best } = memoActionValues(m, stock, pmfs, next, memo);
   const finite = stock !== Number.POSITIVE_INFINITY;
   let sum = 0;
   let count = 0;
@@ -639,7 +681,7 @@ function writeTargets(
   const mean = count > 0 ? sum / count : 0;
   const aScale = m.advantageScale(day);
   if (finite) {
-    const below = stock > 1 ? actionValues(m, stock - 1, pmfs, next, new Float64Array(a)) : 0;
+    const below = stock > 1 ? memoActionValues(m, stock - 1, pmfs, next, memo).best : 0;
     y[offset] = (best - below) / m.referencePrice;
     w[offset] = 1;
   } else {

@@ -332,9 +332,21 @@ export class ProductModel {
     let marginSum = 0;
     let rateSum = 0;
     let count = 0;
+    // Neighbouring actions often charge the same grid price (the shared grid is finer than a product's own):
+    // their expected sales are computed once.
+    let lastIndex = -2;
+    let lastSold = 0;
     for (let k = 0; k < a; k++) {
       const price = this.priceOf(k);
-      const sold = price === null ? 0 : approxExpectedSales(this.setup, this.rateOf(t, k), stock);
+      const index = this.actions.priceIndex[k] as number;
+      const sold =
+        price === null
+          ? 0
+          : index === lastIndex
+            ? lastSold
+            : approxExpectedSales(this.setup, this.rateOf(t, k), stock);
+      lastIndex = index;
+      lastSold = sold;
       const margin =
         price === null ? 0 : ((price - this.setup.unitCost) * sold) / (this.referencePrice * scale);
       const relative = Math.min(sold / scale, MAX_RELATIVE_RATE);

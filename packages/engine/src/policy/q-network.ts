@@ -1,6 +1,7 @@
 import seedrandom from "seedrandom";
 import { tf } from "../backend/tf-backend.js";
 import { at } from "../base/checked-index.js";
+import type { Adam } from "./adam.js";
 
 /**
  * A small MLP with a structured head. Raw outputs per state: the marginal value of one more unit of stock (over
@@ -49,10 +50,19 @@ interface Inputs {
 export class QNetwork {
   readonly shape: QNetworkShape;
   readonly layers: readonly LayerParams[];
+  /**
+   * The weights in `fromArrays` order as the source of truth: training updates them in place (see `trainStep`) and
+   * the tfjs variables, which only the forward passes read, are refreshed from them before the next one.
+   */
+  private readonly weights: Float32Array[];
+  private stale = false;
+  /** [1, 2 + A] with a 1 at the kappa column: routes the head's kappa gradient into its output column. */
+  private kappaColumn: tf.Tensor2D | null = null;
 
-  private constructor(shape: QNetworkShape, layers: LayerParams[]) {
+  private constructor(shape: QNetworkShape, layers: LayerParams[], weights: Float32Array[]) {
     this.shape = shape;
     this.layers = layers;
+    this.weights = weights;
   }
 
   static layerSizes(shape: QNetworkShape): number[] {
@@ -98,7 +108,20 @@ export class QNetwork {
       kernelInit.dispose();
       biasInit.dispose();
     }
-    return new QNetwork(shape, layers);
+    return new QNetwork(
+      shape,
+      layers,
+      arrays.map((a) => Float32Array.from(a)),
+    );
+  }
+
+  /** Copies the weights into the tfjs variables when training has moved them since. */
+  private refresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    this.variables().forEach((v, i) => {
+      tf.tidy(() => v.assign(tf.tensor(at(this.weights, i), v.shape)));
+    });
   }
 
   /** Pre-activations and activations of the hidden layers (index 0 of `act` = the input). */
@@ -158,6 +181,7 @@ export class QNetwork {
     const { rows } = batch;
     const a = this.shape.actions;
     const result = new Float32Array(rows * (1 + a));
+    this.refresh();
     tf.tidy(() => {
       const inputs = this.tensors(batch);
       const { act } = this.hiddenTrace(inputs.x);
@@ -179,6 +203,7 @@ export class QNetwork {
    */
   embedDays(dayInputs: Float32Array, rows: number): Float32Array {
     let result: Float32Array = new Float32Array(0);
+    this.refresh();
     tf.tidy(() => {
       const first = at(this.layers, 0).kernel as tf.Tensor2D;
       result = tf.matMul(tf.tensor2d(dayInputs, [rows, this.shape.inputs]), first).dataSync() as Float32Array;
@@ -198,6 +223,7 @@ export class QNetwork {
     stockColumns: readonly number[],
   ): Float32Array {
     let result: Float32Array = new Float32Array(0);
+    this.refresh();
     tf.tidy(() => {
       const first = at(this.layers, 0);
       const hidden0 = at(first.bias.shape, 0);
@@ -222,51 +248,104 @@ export class QNetwork {
   }
 
   /**
-   * One optimizer step on the weighted squared error sum(w * (out - y)^2) / rows, with `y` and `w` laid out like
+   * One Adam step on the weighted squared error sum(w * (out - y)^2) / rows, with `y` and `w` laid out like
    * `predict`'s output; returns that loss. The backward pass is written out because tfjs's automatic one runs
-   * transposed matrix products, which the wasm backend executes an order of magnitude slower than plain ones.
+   * transposed matrix products, which the wasm backend executes an order of magnitude slower than plain ones; the
+   * weights and Adam's moments stay in plain arrays (`adam`), since tfjs's optimizer spends some 90 kernel calls a
+   * step on six small tensors. Every tfjs call costs tens of microseconds whatever its size, so the step is laid
+   * out for few of them: transposes and the head's constant parts are built here, the fluid input and the
+   * kappa column folded into the targets' layout.
    */
-  trainStep(optimizer: tf.Optimizer, batch: NetworkBatch, y: Float32Array, w: Float32Array): number {
-    const { rows } = batch;
+  trainStep(adam: Adam, batch: NetworkBatch, y: Float32Array, w: Float32Array): number {
+    const { rows, x } = batch;
+    const f = this.shape.inputs;
     const a = this.shape.actions;
-    const yMu = new Float32Array(rows);
-    const wMu = new Float32Array(rows);
-    const yU = new Float32Array(rows * a);
-    const wU = new Float32Array(rows * a);
+    const o = 2 + a;
+    // Output layout [marginal, kappa, action values]: the kappa column has no target of its own (weight 0).
+    const yOut = new Float32Array(rows * o);
+    const wOut = new Float32Array(rows * o);
+    // The head's inputs: pred = raw + base - kappaRaw * ratesOut, with the fluid value in base and ratesOut.
+    const base = new Float32Array(rows * o);
+    const ratesOut = new Float32Array(rows * o);
+    const xT = new Float32Array(f * rows);
+    const scale = 2 / rows;
+    const { margins, rates } = batch;
     for (let r = 0; r < rows; r++) {
-      yMu[r] = at(y, r * (1 + a));
-      wMu[r] = at(w, r * (1 + a));
-      yU.set(y.subarray(r * (1 + a) + 1, (r + 1) * (1 + a)), r * a);
-      wU.set(w.subarray(r * (1 + a) + 1, (r + 1) * (1 + a)), r * a);
+      const fluid = x[r * f + this.shape.fluidOffset] as number;
+      const ro = r * o;
+      const ry = r * (1 + a);
+      const ra = r * a;
+      yOut[ro] = y[ry] as number;
+      wOut[ro] = (w[ry] as number) * scale;
+      base[ro] = fluid;
+      for (let k = 0; k < a; k++) {
+        const rate = rates[ra + k] as number;
+        yOut[ro + 2 + k] = y[ry + 1 + k] as number;
+        wOut[ro + 2 + k] = (w[ry + 1 + k] as number) * scale;
+        base[ro + 2 + k] = (margins[ra + k] as number) - fluid * rate;
+        ratesOut[ro + 2 + k] = rate;
+      }
+      const rf = r * f;
+      for (let c = 0; c < f; c++) xT[c * rows + r] = x[rf + c] as number;
     }
+    const sizes = QNetwork.layerSizes(this.shape);
+    const depth = this.layers.length;
+    this.kappaColumn ??= tf.keep(
+      tf.tensor2d(
+        Float32Array.from({ length: o }, (_, c) => (c === 1 ? 1 : 0)),
+        [1, o],
+      ),
+    );
+    const kappaColumn = this.kappaColumn;
+    const grads: Float32Array[] = new Array(2 * depth);
     let loss = 0;
     tf.tidy(() => {
-      const inputs = this.tensors(batch);
-      const { pre, act } = this.hiddenTrace(inputs.x);
-      const h = at(act, act.length - 1);
-      const { marginal, values } = this.head(h, inputs);
-      const errMu = tf.sub(marginal, tf.tensor2d(yMu, [rows, 1]));
-      const errU = tf.sub(values, tf.tensor2d(yU, [rows, a]));
-      const dMuRaw = tf.mul(tf.tensor2d(wMu, [rows, 1]), errMu);
-      const dURaw = tf.mul(tf.tensor2d(wU, [rows, a]), errU);
-      const lossT = tf.div(tf.add(tf.sum(tf.mul(dMuRaw, errMu)), tf.sum(tf.mul(dURaw, errU))), rows);
-      const dMu = tf.mul(dMuRaw, 2 / rows);
-      const dU = tf.mul(dURaw, 2 / rows);
-      const dKappa = tf.neg(tf.sum(tf.mul(dU, inputs.rates), 1, true));
-      let dz = tf.concat([dMu, dKappa, dU], 1) as tf.Tensor2D;
-      const grads: Record<string, tf.Tensor> = {};
-      for (let l = this.layers.length - 1; l >= 0; l--) {
-        const layer = at(this.layers, l);
-        grads[layer.kernel.name] = tf.matMul(tf.transpose(at(act, l)), dz);
-        grads[layer.bias.name] = tf.sum(dz, 0);
+      const kernels: tf.Tensor2D[] = [];
+      const biases: tf.Tensor1D[] = [];
+      for (let l = 0; l < depth; l++) {
+        kernels.push(tf.tensor2d(at(this.weights, 2 * l), [at(sizes, l), at(sizes, l + 1)]));
+        biases.push(tf.tensor1d(at(this.weights, 2 * l + 1)));
+      }
+      const act: tf.Tensor2D[] = [tf.tensor2d(x, [rows, f])];
+      for (let l = 0; l < depth; l++) {
+        const last = l + 1 === depth;
+        act.push(
+          tf.fused.matMul({
+            a: at(act, l),
+            b: at(kernels, l),
+            bias: at(biases, l),
+            activation: last ? "linear" : "relu",
+          }) as tf.Tensor2D,
+        );
+      }
+      const raw = at(act, depth);
+      const kappaRaw = tf.slice(raw, [0, 1], [rows, 1]);
+      const ratesT = tf.tensor2d(ratesOut, [rows, o]);
+      const pred = tf.sub(tf.add(raw, tf.tensor2d(base, [rows, o])), tf.mul(kappaRaw, ratesT));
+      const err = tf.sub(pred, tf.tensor2d(yOut, [rows, o]));
+      const dPred = tf.mul(tf.tensor2d(wOut, [rows, o]), err);
+      const lossT = tf.sum(tf.mul(dPred, err));
+      // kappaRaw enters every action value with -rate: its gradient is -sum(dPred * rate) over the row.
+      const dKappa = tf.sum(tf.mul(dPred, ratesT), 1, true);
+      let dz: tf.Tensor2D = tf.sub(dPred, tf.mul(dKappa, kappaColumn));
+      for (let l = depth - 1; l >= 0; l--) {
+        const input = at(act, l);
+        const inputT = l === 0 ? tf.tensor2d(xT, [f, rows]) : tf.transpose(input);
+        grads[2 * l] = tf.matMul(inputT, dz).dataSync() as Float32Array;
+        // Column sums in JS: the wasm backend's reduction over rows transposes first.
+        grads[2 * l + 1] = columnSums(dz.dataSync() as Float32Array, rows, at(sizes, l + 1));
         if (l > 0) {
-          const dh = tf.matMul(dz, tf.transpose(layer.kernel as tf.Tensor2D));
-          dz = tf.mul(dh, tf.step(at(pre, l - 1))) as tf.Tensor2D;
+          const kernelT = new Float32Array(at(sizes, l) * at(sizes, l + 1));
+          transposeInto(at(this.weights, 2 * l), at(sizes, l), at(sizes, l + 1), kernelT);
+          const dh = tf.matMul(dz, tf.tensor2d(kernelT, [at(sizes, l + 1), at(sizes, l)]));
+          dz = tf.mul(dh, tf.step(input));
         }
       }
-      optimizer.applyGradients(grads);
-      loss = at(lossT.dataSync(), 0);
+      // Weights were pre-scaled by 2 / rows (the gradient's factor); the loss divides by rows once.
+      loss = at(lossT.dataSync(), 0) / 2;
     });
+    adam.step(this.weights, grads);
+    this.stale = true;
     return loss;
   }
 
@@ -274,12 +353,31 @@ export class QNetwork {
     return this.layers.flatMap((l) => [l.kernel, l.bias]);
   }
 
-  /** Weights as float32 arrays in `fromArrays` order. */
+  /** Weights as float32 arrays in `fromArrays` order (copies). */
   toArrays(): Float32Array[] {
-    return this.variables().map((v) => Float32Array.from(v.dataSync()));
+    return this.weights.map((v) => Float32Array.from(v));
   }
 
   dispose(): void {
     for (const v of this.variables()) v.dispose();
+    this.kappaColumn?.dispose();
+    this.kappaColumn = null;
   }
+}
+
+/** `src` [rows x cols] row-major into `out` [cols x rows]. */
+function transposeInto(src: Float32Array, rows: number, cols: number, out: Float32Array): void {
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) out[c * rows + r] = src[r * cols + c] ?? Number.NaN;
+  }
+}
+
+/** Sums over the rows of `m` [rows x cols] row-major. */
+function columnSums(m: Float32Array, rows: number, cols: number): Float32Array {
+  const sums = new Float64Array(cols);
+  for (let r = 0; r < rows; r++) {
+    const base = r * cols;
+    for (let c = 0; c < cols; c++) sums[c] = (sums[c] as number) + (m[base + c] as number);
+  }
+  return Float32Array.from(sums);
 }

@@ -58,6 +58,12 @@ export interface StateBatch {
 const EVALUATE_CHUNK = 1024;
 
 /**
+ * Stock levels a decider computes at once: an exact evaluation reaches only the levels near the season's path on
+ * each day, and a block costs a few tfjs calls (tens of microseconds each) on top of its rows.
+ */
+const DECIDER_BLOCK = 128;
+
+/**
  * The trained pricing policy of one company: a Q-network shared by its products, read greedily under each
  * product's action mask (guardrails, shutoff, max daily change).
  */
@@ -334,8 +340,8 @@ export class RlPolicy {
 
   /**
    * Product `i`'s decision (grid index, -1 = no sale) per (day, stock, previous price; null = the initial price),
-   * for exact evaluation: each day's network outputs for every whole stock level from 0 to the product's stock are
-   * computed in one batch on first use and kept.
+   * for exact evaluation: each day's network outputs for whole stock levels are computed on first use, a block of
+   * DECIDER_BLOCK levels in one batch, and kept.
    */
   decider(i: number): (day: number, stock: number, prevPrice: number | null) => number {
     const model = this.modelAt(i);
@@ -343,20 +349,35 @@ export class RlPolicy {
     if (rule !== undefined) return (day, stock, prevPrice) => rule.index(day, stock, prevPrice);
     const capacity = model.setup.stock;
     const levels = capacity === null ? 1 : capacity + 1;
-    const cache = new Map<number, Float32Array>();
-    const outputsOf = (day: number): Float32Array => {
-      let out = cache.get(day);
-      if (out === undefined) {
-        const stock = new Float64Array(levels);
-        for (let s = 0; s < levels; s++) stock[s] = capacity === null ? Number.POSITIVE_INFINITY : s;
-        out = this.evaluate(new Int32Array(levels).fill(i), new Int32Array(levels).fill(day), stock);
-        cache.set(day, out);
+    const width = 1 + this.network.shape.actions;
+    const cache = new Map<number, { out: Float32Array; done: Uint8Array }>();
+    const outputsOf = (day: number, level: number): Float32Array => {
+      let entry = cache.get(day);
+      if (entry === undefined) {
+        entry = {
+          out: new Float32Array(levels * width),
+          done: new Uint8Array(Math.ceil(levels / DECIDER_BLOCK)),
+        };
+        cache.set(day, entry);
       }
-      return out;
+      const block = Math.floor(level / DECIDER_BLOCK);
+      if (entry.done[block] !== 1) {
+        const from = block * DECIDER_BLOCK;
+        const n = Math.min(levels, from + DECIDER_BLOCK) - from;
+        const stock = new Float64Array(n);
+        for (let s = 0; s < n; s++) stock[s] = capacity === null ? Number.POSITIVE_INFINITY : from + s;
+        entry.out.set(
+          this.evaluate(new Int32Array(n).fill(i), new Int32Array(n).fill(day), stock),
+          from * width,
+        );
+        entry.done[block] = 1;
+      }
+      return entry.out;
     };
     return (day, stock, prevPrice) => {
       if (capacity === null || (Number.isInteger(stock) && stock >= 0 && stock < levels)) {
-        return this.decide(outputsOf(day), capacity === null ? 0 : stock, i, day, stock, prevPrice);
+        const level = capacity === null ? 0 : stock;
+        return this.decide(outputsOf(day, level), level, i, day, stock, prevPrice);
       }
       const out = this.evaluate(Int32Array.of(i), Int32Array.of(day), Float64Array.of(stock));
       return this.decide(out, 0, i, day, stock, prevPrice);

@@ -69,14 +69,21 @@ export const TrainingConfigSchema = z.strictObject({
   seed: z.number().int().default(1),
   /** Sampled stock levels per product and day (finite stock); the "episodes" budget of fitted Q-iteration. */
   statesPerDay: z.number().int().min(4).max(4096).default(48),
-  /** Gradient steps after each backward-induction day. */
-  stepsPerDay: z.number().int().min(1).max(10_000).default(120),
+  /**
+   * Gradient steps after each backward-induction day. With `finalSteps` sized on bench:policy's company-100: 120
+   * and 4000 steps scored 99.37 % of the optimum, 40 and 1500 99.19 % (84 of 100 products kept RL, 87 before)
+   * in a third of the steps, 25 and 1000 99.14 % (75 kept).
+   */
+  stepsPerDay: z.number().int().min(1).max(10_000).default(40),
   /** Gradient steps over all days once the backward pass is done. */
-  finalSteps: z.number().int().min(0).max(1_000_000).default(4000),
+  finalSteps: z.number().int().min(0).max(1_000_000).default(1500),
   batchSize: z.number().int().min(8).max(65_536).default(256),
   learningRate: z.number().positive().default(1e-3),
   hidden: z.array(z.number().int().min(4).max(1024)).min(1).max(4).default([64, 64]),
-  /** Wall-clock budget; past it the remaining days get one gradient step each and the final phase is skipped. */
+  /**
+   * Wall-clock budget; past it the backward pass stops where it is (the earlier days are not learned) and the final
+   * phase is skipped.
+   */
   maxSeconds: z.number().positive().nullable().default(null),
 });
 export type TrainingConfig = z.infer<typeof TrainingConfigSchema>;

@@ -1,0 +1,91 @@
+import { EVE_DAYS, holidayOfEve } from "../base/holiday-calendar.js";
+
+/** One product's history days: day numbers (`dayNumber`), units, and the means of a fit without any level. */
+export interface DaysAndMeans {
+  readonly day: Int32Array;
+  readonly units: Float64Array;
+  readonly mu: Float64Array;
+}
+
+export interface HolidayLift {
+  /** log of the multiplier of a holiday eve's rate (0 when the history does not show one). */
+  readonly logLift: number;
+  /** Its standard error (across holidays); NaN with fewer than `MIN_HOLIDAYS`. */
+  readonly stdError: number;
+  /** Holidays whose eves the history holds. */
+  readonly holidays: number;
+}
+
+/** Days each side of a holiday's eves that are its baseline (the level of those weeks). */
+const AROUND_DAYS = 14;
+/** Fewer holidays than this cannot tell a lift from the weeks' own noise: no lift. */
+const MIN_HOLIDAYS = 3;
+/** Student's t, 97.5 % quantile, by degrees of freedom 1..10 (beyond: 2). */
+const T_975 = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
+
+/**
+ * The company's lift on the eves of feast holidays (`holidayOfEve`), pooled over its products: for each holiday the
+ * history holds, its eves' units against the means, relative to the same ratio over the weeks around it (so a level
+ * that moved is no lift), then the mean of the holidays' log ratios. The holidays, not the days, are the
+ * replicates: the eves of one holiday share whatever else moved that week (a mailer), so their days are not
+ * independent evidence. Kept only where a t-test across the holidays finds it (two-sided 5 %): a history without
+ * such shopping keeps every eve at the usual rate. One year of history holds Easter, Memorial Day, Independence Day
+ * and Labor Day before the year-end holidays, which this lift, learned from those, is the only warning of.
+ */
+export function holidayLift(products: readonly DaysAndMeans[]): HolidayLift {
+  // Per holiday: units and means on its eves and around them, over every product.
+  const sums = new Map<number, { eveU: number; eveM: number; aroundU: number; aroundM: number }>();
+  const sumsOf = (holiday: number) => {
+    let s = sums.get(holiday);
+    if (s === undefined) {
+      s = { eveU: 0, eveM: 0, aroundU: 0, aroundM: 0 };
+      sums.set(holiday, s);
+    }
+    return s;
+  };
+  for (const p of products) {
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const d of p.day) {
+      first = Math.min(first, d);
+      last = Math.max(last, d);
+    }
+    // Each holiday near the product's days, and its eves.
+    const near = new Set<number>();
+    for (let d = first - AROUND_DAYS; d <= last + AROUND_DAYS + EVE_DAYS; d++) {
+      const h = holidayOfEve(d);
+      if (h !== null) near.add(h);
+    }
+    for (let i = 0; i < p.day.length; i++) {
+      const d = p.day[i] ?? 0;
+      const u = p.units[i] ?? 0;
+      const m = p.mu[i] ?? 0;
+      const eveOf = holidayOfEve(d);
+      if (eveOf !== null) {
+        const s = sumsOf(eveOf);
+        s.eveU += u;
+        s.eveM += m;
+        continue;
+      }
+      for (const h of near) {
+        // The holiday itself is its own story (closed, or the feast).
+        if (d === h || d < h - EVE_DAYS - AROUND_DAYS || d > h + AROUND_DAYS) continue;
+        const s = sumsOf(h);
+        s.aroundU += u;
+        s.aroundM += m;
+      }
+    }
+  }
+  const logs: number[] = [];
+  for (const s of sums.values()) {
+    if (s.eveU > 0 && s.eveM > 0 && s.aroundU > 0 && s.aroundM > 0)
+      logs.push(Math.log(s.eveU / s.eveM) - Math.log(s.aroundU / s.aroundM));
+  }
+  const n = logs.length;
+  if (n < MIN_HOLIDAYS) return { logLift: 0, stdError: Number.NaN, holidays: n };
+  const mean = logs.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  const se = sd / Math.sqrt(n);
+  const critical = T_975[n - 2] ?? 2;
+  return { logLift: Math.abs(mean) > critical * se ? mean : 0, stdError: se, holidays: n };
+}
