@@ -3,7 +3,7 @@
  * and the same training split into its stages.
  *
  *   pnpm bench:train [--products N] [--history-days N] [--horizon N] [--stock tight|unlimited]
- *                    [--train-seconds S] [--only server,stages]
+ *                    [--train-seconds S] [--only server,stages] [--steps-per-day N] [--final-steps N]
  *
  * `server`: the company seeded through the CSV import into a fresh data dir and trained by `trainModel` on the
  * server's default settings (only `--train-seconds` overrides the budget): wall seconds and the process's CPU
@@ -69,6 +69,8 @@ interface Options {
   readonly horizon: number;
   readonly stock: "tight" | "unlimited";
   readonly trainSeconds: number | undefined;
+  /** Stages only: gradient steps other than the engine's defaults (to profile the other stages quickly). */
+  readonly steps: { stepsPerDay?: number; finalSteps?: number };
 }
 
 async function serverPath(options: Options): Promise<string[][]> {
@@ -126,7 +128,10 @@ async function stages(options: Options): Promise<string[][]> {
     products: market.value.products.map((p) => ({ setup: p.setup, basePrice: p.referencePrice })),
     history: market.value.history,
     minHistoryDays: 28,
-    ...(options.trainSeconds === undefined ? {} : { config: { maxSeconds: options.trainSeconds } }),
+    config: {
+      ...(options.trainSeconds === undefined ? {} : { maxSeconds: options.trainSeconds }),
+      ...options.steps,
+    },
   };
   rows.push(["(setup) market", `${data.history.length} rows`, market.wall.toFixed(2), market.cpu.toFixed(2)]);
   const fit = await measure(() => TrainingInputSchema.parse(trainingInputFromHistory(data)));
@@ -206,6 +211,8 @@ async function main(): Promise<void> {
       stock: { type: "string", default: "tight" },
       "train-seconds": { type: "string" },
       only: { type: "string", default: "server,stages" },
+      "steps-per-day": { type: "string" },
+      "final-steps": { type: "string" },
     },
   });
   const stock = values.stock === "unlimited" ? "unlimited" : "tight";
@@ -215,6 +222,10 @@ async function main(): Promise<void> {
     horizon: Number(values.horizon),
     stock,
     trainSeconds: values["train-seconds"] === undefined ? undefined : Number(values["train-seconds"]),
+    steps: {
+      ...(values["steps-per-day"] === undefined ? {} : { stepsPerDay: Number(values["steps-per-day"]) }),
+      ...(values["final-steps"] === undefined ? {} : { finalSteps: Number(values["final-steps"]) }),
+    },
   };
   const only = (values.only ?? "").split(",");
   console.log(

@@ -75,7 +75,14 @@ export type {
   FittedProduct,
   ProductHint,
 } from "./demand/fit-demand.js";
-export { calendarLift, fitDemand, fittedLaw, fittedRate, levelOn } from "./demand/fit-demand.js";
+export {
+  calendarLift,
+  fitDemand,
+  fittedLaw,
+  fittedRate,
+  fittedRateOn,
+  levelOn,
+} from "./demand/fit-demand.js";
 export { problemFromFit } from "./demand/problem-from-fit.js";
 export type {
   CurvePoint,

@@ -32,6 +32,7 @@ import { registerPromoteModel } from "./routes/promote-model.js";
 import { registerRollbackModel } from "./routes/rollback-model.js";
 import type { RouteDeps } from "./routes/route-deps.js";
 import { registerTrainModel } from "./routes/train-model.js";
+import { installSecurityHeaders } from "./security-headers.js";
 import type { AuthService, PricingService, ReadinessCheck } from "./services.js";
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -111,20 +112,9 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     bodyLimit,
     ...(options.translateError === undefined ? {} : { translateError: options.translateError }),
   });
-  // The Fastify plugins load here rather than at module load, so that importing the adapter stays cheap.
-  const [{ default: helmet }, { default: rateLimit }] = await Promise.all([
-    import("@fastify/helmet"),
-    import("@fastify/rate-limit"),
-  ]);
-  // nosniff and the other helmet defaults on every answer. The API serves only JSON, so its own policy allows
-  // nothing; the docs page sends the policy its scripts need (swagger-ui's `staticCSP`), which replaces this one.
-  await app.register(helmet, {
-    global: true,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-    },
-  });
+  installSecurityHeaders(app);
+  // The Fastify plugin loads here rather than at module load, so that importing the adapter stays cheap.
+  const { default: rateLimit } = await import("@fastify/rate-limit");
 
   if (origins.length > 0) {
     const { default: cors } = await import("@fastify/cors");

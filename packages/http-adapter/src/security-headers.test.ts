@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SECURITY_HEADERS } from "./security-headers.js";
 import { bearer, COMPANY, startAdapterApp } from "./test-support/adapter-app.js";
 
 const token = { access_token: "eyJ.x.y", token_type: "Bearer" as const, expires_in: 900 };
@@ -60,5 +61,34 @@ describe("security headers", () => {
     expect(csp).toMatch(/script-src 'self'/);
     const api = await app.inject({ url: "/healthz" });
     expect(api.headers["content-security-policy"]).toBe("default-src 'none';frame-ancestors 'none'");
+  });
+
+  it("the whole set on an answer, an error and an unknown route, with helmet's default values", async () => {
+    const { app } = await startAdapterApp({ openapi: {} });
+    const answers = [
+      await app.inject({ url: "/healthz" }),
+      await app.inject({ url: "/public/v1/v2/model", query: { company_id: COMPANY } }),
+      await app.inject({ url: "/nowhere" }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 404]);
+    // Written out here, not read from SECURITY_HEADERS, so that a changed value fails this test.
+    const expected = {
+      "content-security-policy": "default-src 'none';frame-ancestors 'none'",
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-resource-policy": "same-origin",
+      "origin-agent-cluster": "?1",
+      "referrer-policy": "no-referrer",
+      "strict-transport-security": "max-age=31536000; includeSubDomains",
+      "x-content-type-options": "nosniff",
+      "x-dns-prefetch-control": "off",
+      "x-download-options": "noopen",
+      "x-frame-options": "SAMEORIGIN",
+      "x-permitted-cross-domain-policies": "none",
+      "x-xss-protection": "0",
+    };
+    expect(Object.keys(SECURITY_HEADERS).sort()).toEqual(Object.keys(expected).sort());
+    for (const res of answers) {
+      for (const [name, value] of Object.entries(expected)) expect(res.headers[name], name).toBe(value);
+    }
   });
 });

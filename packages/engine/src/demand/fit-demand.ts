@@ -1,4 +1,4 @@
-import { dayNumber, daysBetween, weekdayOf } from "../base/calendar.js";
+import { dayNumber, daysBetween, weekdayOf, weekdayOfDay } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { holidayOfEve } from "../base/holiday-calendar.js";
 import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
@@ -144,6 +144,14 @@ export function fittedRate(p: FittedProduct, weekday: number, price: number, pro
     (price / p.referencePrice) ** -p.elasticity *
     (promoted > 0 ? p.promotionLift ** promoted : 1)
   );
+}
+
+/**
+ * Expected units per day of a fitted product on day `day` (a `dayNumber`) at `price`, at the level carried forward:
+ * `fittedRate` on its weekday times its calendar's lift (`calendarLift`).
+ */
+export function fittedRateOn(p: FittedProduct, day: number, price: number, promoted = 0): number {
+  return fittedRate(p, weekdayOfDay(day), price, promoted) * calendarLift(p, day);
 }
 
 /** The multiplier of a fitted product's rate on day `day` (a `dayNumber`) from the calendar: its holiday-eve lift on an eve. */
@@ -356,7 +364,7 @@ export function fitDemand(
     rate(productId: string, date: string, price: number, promoted = 0): number {
       const p = fitted.get(productId);
       if (!p) throw new Error(`no fitted demand for product ${productId}`);
-      return fittedRate(p, weekdayOf(date), price, promoted) * calendarLift(p, dayNumber(date));
+      return fittedRateOn(p, dayNumber(date), price, promoted);
     },
   };
 }

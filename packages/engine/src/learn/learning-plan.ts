@@ -1,7 +1,7 @@
 import { dayNumber, weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
-import { calendarLift, type FittedDemand, fitDemand, fittedRate } from "../demand/fit-demand.js";
+import { type FittedDemand, fitDemand, fittedRateOn } from "../demand/fit-demand.js";
 import type { ActivePolicy, PlanAdvisor, PlannedPrice, PlannedPromotion } from "../plan/company-plan.js";
 import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
@@ -150,7 +150,7 @@ export function explorationAdvisor(
         const params = state.ruleParams;
         mean = params.dailyUnits === null ? 0 : params.dailyUnits * (params.weekdayIndex[weekday] ?? 1);
       } else {
-        mean = fittedRate(product, weekday, price, promoted) * calendarLift(product, dayNumber(date));
+        mean = fittedRateOn(product, dayNumber(date), price, promoted);
         alpha = product.overdispersion;
         // log rate = intercept - elasticity * log(price / reference): both errors, independent.
         const ratio = Math.log(price / product.referencePrice);

@@ -6,7 +6,7 @@ import { type DemandPmf, demandPmf, expectedCapped } from "../problem/sales-dist
 import { sampleNormal, samplePoisson } from "../random/random-draws.js";
 import { type ActionSpec, buildActionSpec, referencePriceOf } from "./action-space.js";
 import { Adam } from "./adam.js";
-import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
+import { FLUID_VALUE_FEATURE, ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RlPolicy } from "./rl-policy.js";
 import {
@@ -482,18 +482,40 @@ function nextDayValues(
   if (rows === 0) return result;
   const f = net.shape.inputs;
   const a = net.shape.actions;
-  const x = new Float32Array(rows * f);
+  // The day's inputs go through the first layer once per product; each stock level adds its few stock columns
+  // (as the served policy does): the full input is 138 columns wide, the stock part 6.
+  const dayInputs = new Float32Array(grids.size * f);
+  let p = 0;
+  for (const m of grids.keys()) dayInputs.set(m.dayFeatures.subarray(day * f, (day + 1) * f), f * p++);
+  const embedded = net.embedDays(dayInputs, grids.size);
+  const hidden0 = embedded.length / grids.size;
+  const sc = STOCK_FEATURE_COLUMNS.length;
+  const fluidAt = STOCK_FEATURE_COLUMNS.indexOf(FLUID_VALUE_FEATURE);
+  const stockX = new Float32Array(rows * sc);
+  const embedding = new Float32Array(rows * hidden0);
+  const fluid = new Float32Array(rows);
   const margins = new Float32Array(rows * a);
   const rates = new Float32Array(rows * a);
   let r = 0;
+  p = 0;
   for (const [m, grid] of grids) {
+    const own = embedded.subarray(p * hidden0, (p + 1) * hidden0);
+    p++;
     for (const s of grid) {
-      m.writeFeatures(day, s, x, r * f);
+      m.writeStockFeatures(day, s, stockX, r * sc);
+      embedding.set(own, r * hidden0);
+      fluid[r] = stockX[r * sc + fluidAt] as number;
       m.writeHeadInputs(day, s, margins, rates, r * a);
       r++;
     }
   }
-  const y = net.predict({ rows, x, margins, rates });
+  const y = net.finishHead(
+    net.predictRaw(stockX, embedding, rows, STOCK_FEATURE_COLUMNS),
+    rows,
+    fluid,
+    margins,
+    rates,
+  );
   r = 0;
   for (const [m, grid] of grids) {
     result.set(m, valueTables(m, day, grid, y.subarray(r * (a + 1), (r + grid.length) * (a + 1)), a));
@@ -634,12 +656,22 @@ function actionValues(
       value = table === null ? 0 : (table[stock] ?? Number.NaN);
     } else {
       let below = 0;
-      for (let j = 0; j < pmf.probs.length; j++) {
-        const d = pmf.first + j;
-        if (d >= stock) break;
-        const p = pmf.probs[j] ?? Number.NaN;
-        value += p * (margin * d + (table === null ? 0 : (table[stock - d] ?? Number.NaN)));
-        below += p;
+      const { first, probs } = pmf;
+      // The hot loop of the targets: bounds hoisted, the table's presence tested once.
+      const end = Math.min(probs.length, stock - first);
+      if (table === null) {
+        for (let j = 0; j < end; j++) {
+          const p = probs[j] as number;
+          value += p * (margin * (first + j) + 0);
+          below += p;
+        }
+      } else {
+        for (let j = 0; j < end; j++) {
+          const p = probs[j] as number;
+          const d = first + j;
+          value += p * (margin * d + (table[stock - d] as number));
+          below += p;
+        }
       }
       value += Math.max(0, 1 - below) * margin * stock;
     }

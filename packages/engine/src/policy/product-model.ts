@@ -332,27 +332,33 @@ export class ProductModel {
     let marginSum = 0;
     let rateSum = 0;
     let count = 0;
+    const { priceIndex, valid } = this.actions;
+    const prices = this.setup.prices;
+    const unitCost = this.setup.unitCost;
+    const denominator = this.referencePrice * scale;
+    const dayRates = t * prices.length;
     // Neighbouring actions often charge the same grid price (the shared grid is finer than a product's own):
     // their expected sales are computed once.
     let lastIndex = -2;
     let lastSold = 0;
     for (let k = 0; k < a; k++) {
-      const price = this.priceOf(k);
-      const index = this.actions.priceIndex[k] as number;
-      const sold =
-        price === null
-          ? 0
-          : index === lastIndex
+      const index = priceIndex[k] as number;
+      let margin = 0;
+      let sold = 0;
+      if (index >= 0) {
+        const price = prices[index] as number;
+        sold =
+          index === lastIndex
             ? lastSold
-            : approxExpectedSales(this.setup, this.rateOf(t, k), stock);
+            : approxExpectedSales(this.setup, this.rates[dayRates + index] as number, stock);
+        margin = ((price - unitCost) * sold) / denominator;
+      }
       lastIndex = index;
       lastSold = sold;
-      const margin =
-        price === null ? 0 : ((price - this.setup.unitCost) * sold) / (this.referencePrice * scale);
       const relative = Math.min(sold / scale, MAX_RELATIVE_RATE);
       margins[offset + k] = margin;
       rates[offset + k] = relative;
-      if (this.actions.valid[k]) {
+      if (valid[k]) {
         marginSum += margin;
         rateSum += relative;
         count++;
@@ -361,8 +367,8 @@ export class ProductModel {
     const meanMargin = count > 0 ? marginSum / count : 0;
     const meanRate = count > 0 ? rateSum / count : 0;
     for (let k = 0; k < a; k++) {
-      margins[offset + k] = (margins[offset + k] ?? Number.NaN) - meanMargin;
-      rates[offset + k] = (rates[offset + k] ?? Number.NaN) - meanRate;
+      margins[offset + k] = (margins[offset + k] as number) - meanMargin;
+      rates[offset + k] = (rates[offset + k] as number) - meanRate;
     }
   }
 

@@ -248,6 +248,34 @@ export class QNetwork {
   }
 
   /**
+   * The structured head in plain arithmetic over `predictRaw`'s rows: per row the marginal value (raw + fluid)
+   * then u_a = margin_a - kappa * rate_a + residual_a with kappa = raw + fluid; `margins` and `rates` are
+   * [rows * actions], `fluid` [rows]. Returns [rows * (1 + actions)], `predict`'s layout.
+   */
+  finishHead(
+    raw: Float32Array,
+    rows: number,
+    fluid: Float32Array,
+    margins: Float32Array,
+    rates: Float32Array,
+  ): Float32Array {
+    const a = this.shape.actions;
+    const out = new Float32Array(rows * (1 + a));
+    for (let r = 0; r < rows; r++) {
+      const f = fluid[r] ?? 0;
+      const rb = r * (2 + a);
+      const ob = r * (1 + a);
+      const ra = r * a;
+      out[ob] = (raw[rb] ?? 0) + f;
+      const kappa = (raw[rb + 1] ?? 0) + f;
+      for (let k = 0; k < a; k++) {
+        out[ob + 1 + k] = (margins[ra + k] ?? 0) - kappa * (rates[ra + k] ?? 0) + (raw[rb + 2 + k] ?? 0);
+      }
+    }
+    return out;
+  }
+
+  /**
    * One Adam step on the weighted squared error sum(w * (out - y)^2) / rows, with `y` and `w` laid out like
    * `predict`'s output; returns that loss. The backward pass is written out because tfjs's automatic one runs
    * transposed matrix products, which the wasm backend executes an order of magnitude slower than plain ones; the

@@ -240,23 +240,15 @@ export class RlPolicy {
     }
     countForwardPass();
     const raw = this.network.predictRaw(stockX, emb, rows, STOCK_FEATURE_COLUMNS);
-    // The structured head in plain arithmetic: u_a = margin_a - kappa * rate_a + residual_a.
-    const out = new Float32Array(rows * (1 + a));
     const fluidAt = STOCK_FEATURE_COLUMNS.indexOf(FLUID_VALUE_FEATURE);
-    const margins = new Float32Array(a);
-    const rates = new Float32Array(a);
+    const fluid = new Float32Array(rows);
+    const margins = new Float32Array(rows * a);
+    const rates = new Float32Array(rows * a);
     models.forEach((model, r) => {
-      model.writeHeadInputs(day[r] ?? 0, stock[r] ?? 0, margins, rates, 0);
-      const fluid = stockX[r * sc + fluidAt] ?? 0;
-      const rb = r * (2 + a);
-      const ob = r * (1 + a);
-      out[ob] = (raw[rb] ?? 0) + fluid;
-      const kappa = (raw[rb + 1] ?? 0) + fluid;
-      for (let k = 0; k < a; k++) {
-        out[ob + 1 + k] = (margins[k] ?? 0) - kappa * (rates[k] ?? 0) + (raw[rb + 2 + k] ?? 0);
-      }
+      model.writeHeadInputs(day[r] ?? 0, stock[r] ?? 0, margins, rates, r * a);
+      fluid[r] = stockX[r * sc + fluidAt] ?? 0;
     });
-    return out;
+    return this.network.finishHead(raw, rows, fluid, margins, rates);
   }
 
   /**
