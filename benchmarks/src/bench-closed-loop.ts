@@ -3,12 +3,13 @@
  * through the engine's plan, sales drawn from the truth, the history growing), scored against the clairvoyant
  * optimum (the season's expected value under the true model).
  *
- *   pnpm bench:closed-loop [--quick] [--suite default|ferreira|real|nb] [--scenario FILE ...] [--only NAME,...]
+ *   pnpm bench:closed-loop [--quick] [--suite default|ferreira|real|nb[,...]] [--scenario FILE ...] [--only NAME,...]
  *                          [--policy NAME,...] [--seeds N] [--json FILE] [--endings .99]
  *
  * `--suite ferreira` is the acceptance run on Ferreira's market (T 100/500/1000, alpha .25/.5, 200 seeds);
  * `--suite real` the five markets shaped from Complete Journey products (10 seeds); `--suite nb` the narrow-history
- * markets with negative binomial noise (10 seeds). `--endings .99,.49` plays every
+ * markets with negative binomial noise (10 seeds); `--suite default,real` plays both (the larger seed count; the
+ * smoke's Ferreira and cheese runs). `--endings .99,.49` plays every
  * market with those price endings (DESIGN §11: grids and history hold only printable prices; a product with its own
  * price list keeps it), scored against the exact optimum on its printable grid.
  */
@@ -112,7 +113,11 @@ async function main(): Promise<void> {
   });
   const endings = values.endings === "none" ? [] : (values.endings ?? "").split(",");
   const quick = values.quick ?? false;
-  const suite = suiteOf(values.suite ?? "default", quick);
+  const suites = (values.suite ?? "default").split(",").map((name) => suiteOf(name, quick));
+  const suite = {
+    scenarios: suites.flatMap((s) => s.scenarios),
+    seeds: Math.max(...suites.map((s) => s.seeds)),
+  };
   const loaded = values.scenario?.length
     ? values.scenario.flatMap(loadScenarioFile).map((scenario) => ({ scenario, fromHistory: true }))
     : suite.scenarios;

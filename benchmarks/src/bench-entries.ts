@@ -41,5 +41,5 @@ export const BENCH_ENTRIES: readonly BenchEntry[] = [
   { name: "bench:inference", script: "bench-inference.ts", quick: ["--quick"], smoke: ["--quick", "--products", "10"], needs: [] },
   { name: "bench:real", script: "bench-real.ts", quick: ["--quick"], smoke: ["--quick", "--products", "5", "--json", JSON_OUT], needs: [] },
   { name: "bench:policy", script: "bench-policy.ts", quick: ["--quick"], smoke: ["--quick", "--only", "loose-stock", "--policy", "rule,dp_on_estimate,rl", "--json", JSON_OUT], needs: [] },
-  { name: "bench:closed-loop", script: "bench-closed-loop.ts", quick: ["--quick"], smoke: ["--quick", "--only", "ferreira-a0.5-T100", "--policy", "rule,closed_loop,ts_update", "--seeds", "2", "--json", JSON_OUT], needs: [] },
+  { name: "bench:closed-loop", script: "bench-closed-loop.ts", quick: ["--quick"], smoke: ["--quick", "--suite", "default,real", "--only", "ferreira-a0.5-T100,cj-5569230", "--policy", "rule,closed_loop,ts_update", "--seeds", "2", "--json", JSON_OUT], needs: [] },
 ];

@@ -84,6 +84,16 @@ export const SMOKE_FLOORS: readonly SmokeFloor[] = [
     reason: "0.99 measured: the served band's calibration (0/1 sales: p10 0, p90 1 nearly always)",
   },
   {
+    bench: "bench:closed-loop",
+    figure: "cj-5569230 closed_loop - rule (pp)",
+    path: [...loop("cj-5569230", "closed_loop", "vs_rule_pp"), "0"],
+    atLeast: 3,
+    reason:
+      "+5.32 measured (2 seeds; +4.98 over 10): on the real suite's soft drinks the learner charges the fitted " +
+      "curve's price where each price's own weeks, confounded by the moving level, mislead it; +0.60 on the same " +
+      "seeds with the guard's fallback at the rule's price (90 % of the optimum), before b1ea24b",
+  },
+  {
     bench: "bench:real",
     figure: "Jul-Aug daily WAPE",
     path: real("Jul-Aug", "daily", "wape"),

@@ -88,7 +88,7 @@ describe("the nightly plan, pinned to its digest", () => {
     const rows = plan(market(8, 0), "cautious");
     expect(rows.length).toBe(8 * HORIZON);
     expect(rows.some((r) => r.exploratory === true)).toBe(true);
-    expect(digest(rows)).toBe("28b5914efd13579f");
+    expect(digest(rows)).toBe("e071485078514cc9");
   });
 
   it("prices a promoted company with planned promotions (free) exactly as before", () => {
@@ -124,7 +124,7 @@ describe("the nightly plan, pinned to its digest", () => {
         online: true,
       });
       expect(rows.some((r) => r.product_id === unseen && r.source === "approved")).toBe(true);
-      expect(digest(rows)).toBe("36401ad9cae9ea8f");
+      expect(digest(rows)).toBe("336cd6ddabdd9ecd");
     } finally {
       policy.dispose();
     }

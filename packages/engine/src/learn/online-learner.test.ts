@@ -196,6 +196,27 @@ describe("onlineLearner's rule guard", () => {
     expect(guarded?.price).toBe(20);
     expect(guarded?.exploratory).toBe(false);
   });
+
+  it("keeps the fitted curve's price, not the rule's, where the history held it and it sold as the curve says", () => {
+    // As above, but the rule charges 19: the curve's 20 sits among the prices held for weeks, its sales agree with it.
+    const lucky = [3, 2, 1].map((k) => ({
+      date: addDays(TODAY, -k),
+      product_id: "sku",
+      price: 22,
+      units_sold: Math.round(1.5 * 10 * 1.1 ** -2),
+      stock_on_hand: null,
+    }));
+    const rows = [...history(700, [19, 20, 21], 2), ...lucky];
+    const learner = onlineLearner({
+      history: rows,
+      products: [{ productId: "sku", referencePrice: 20 }],
+      exploration: "off",
+      seed: 1,
+      grids: new Map([["sku", GRID]]),
+    });
+    const state = productState({ ...product, unit_cost: 8.4 }, rows, TODAY, { horizonDays: 28 });
+    expect(learner.priceOn(state, TODAY, 0, Number.POSITIVE_INFINITY, 19)?.price).toBe(20);
+  });
 });
 
 describe("onlineLearner's second look", () => {
