@@ -170,9 +170,9 @@ describe("onlineLearner's exploration budget", () => {
 });
 
 describe("onlineLearner's rule guard", () => {
-  it("keeps the rule's price against a few lucky days at another price", () => {
-    // The fit reads elasticity ~1.7 off these prices: at cost 8.4 its best price is 20, the rule's. Three days at 22
-    // sold 1.5x the truth, which puts 22 ahead on the posterior mean, but not in 95 % of its draws.
+  // The fit reads elasticity ~1.7 off weeks at 19-21: at cost 8.4 its best price is 20. Three days at 22 sold 1.5x
+  // the truth, which puts 22 ahead on the posterior mean, but not in 95 % of its draws.
+  function luckyAt22() {
     const lucky = [3, 2, 1].map((k) => ({
       date: addDays(TODAY, -k),
       product_id: "sku",
@@ -181,7 +181,6 @@ describe("onlineLearner's rule guard", () => {
       stock_on_hand: null,
     }));
     const rows = [...history(700, [19, 20, 21], 2), ...lucky];
-    const costly = { ...product, unit_cost: 8.4 };
     const learner = onlineLearner({
       history: rows,
       products: [{ productId: "sku", referencePrice: 20 }],
@@ -189,7 +188,11 @@ describe("onlineLearner's rule guard", () => {
       seed: 1,
       grids: new Map([["sku", GRID]]),
     });
-    const state = productState(costly, rows, TODAY, { horizonDays: 28 });
+    return { learner, state: productState({ ...product, unit_cost: 8.4 }, rows, TODAY, { horizonDays: 28 }) };
+  }
+
+  it("keeps the rule's price against a few lucky days at another price", () => {
+    const { learner, state } = luckyAt22();
     const free = learner.priceOn(state, TODAY, 0, Number.POSITIVE_INFINITY);
     const guarded = learner.priceOn(state, TODAY, 0, Number.POSITIVE_INFINITY, 20);
     expect(free?.price).toBe(22);
@@ -198,23 +201,8 @@ describe("onlineLearner's rule guard", () => {
   });
 
   it("keeps the fitted curve's price, not the rule's, where the history held it and it sold as the curve says", () => {
-    // As above, but the rule charges 19: the curve's 20 sits among the prices held for weeks, its sales agree with it.
-    const lucky = [3, 2, 1].map((k) => ({
-      date: addDays(TODAY, -k),
-      product_id: "sku",
-      price: 22,
-      units_sold: Math.round(1.5 * 10 * 1.1 ** -2),
-      stock_on_hand: null,
-    }));
-    const rows = [...history(700, [19, 20, 21], 2), ...lucky];
-    const learner = onlineLearner({
-      history: rows,
-      products: [{ productId: "sku", referencePrice: 20 }],
-      exploration: "off",
-      seed: 1,
-      grids: new Map([["sku", GRID]]),
-    });
-    const state = productState({ ...product, unit_cost: 8.4 }, rows, TODAY, { horizonDays: 28 });
+    // The rule charges 19: the curve's 20 sits among the prices held for weeks, and its sales agree with it.
+    const { learner, state } = luckyAt22();
     expect(learner.priceOn(state, TODAY, 0, Number.POSITIVE_INFINITY, 19)?.price).toBe(20);
   });
 });
