@@ -244,7 +244,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       posterior,
       priceDays,
       anchors: prices.map(
-        (p, i) => inside(p, held) && surprise(fitted, p, byPrice[i], distribution) <= OWN_Z * OWN_Z,
+        (p, i) =>
+          held !== null &&
+          !leavesRange(p, held) &&
+          surprise(fitted, p, byPrice[i], distribution) <= OWN_Z * OWN_Z,
       ),
       observed: priceRange(priceDays.keys()),
       season: null,
@@ -404,11 +407,6 @@ function ruleIndex(prices: readonly number[], rulePrice: number): number {
   const k = nearestPriceIndex(prices, rulePrice);
   const step = prices.length > 1 ? ((prices.at(-1) ?? 0) - (prices[0] ?? 0)) / (prices.length - 1) : 0;
   return Math.abs((prices[k] ?? Number.NaN) - rulePrice) <= step / 2 + 1e-9 ? k : -1;
-}
-
-/** Whether `price` lies inside `range` (false for none). */
-function inside(price: number, range: readonly [number, number] | null): boolean {
-  return range !== null && price >= range[0] - 1e-9 && price <= range[1] + 1e-9;
 }
 
 /**
