@@ -19,7 +19,13 @@ import {
   overdispersionOf,
   transientDemandPmf,
 } from "../problem/sales-distribution.js";
-import { sampleGamma, sampleNormal, type Uniform } from "../random/random-draws.js";
+import {
+  sampleGamma,
+  sampleGammaParts,
+  sampleNormal,
+  scaledGamma,
+  type Uniform,
+} from "../random/random-draws.js";
 import { seededUniform } from "../random/seeded-uniform.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
 import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
@@ -40,7 +46,7 @@ export interface OnlineLearnerInput {
   readonly history: readonly SalesRow[];
   readonly products: readonly ProductHint[];
   readonly exploration?: Exploration;
-  /** Seeds every posterior draw, together with the product and date priced. */
+  /** Seeds every posterior draw, with the product and the date priced (the band's and the guard's: the plan's today). */
   readonly seed: string | number;
   /** The law of every product's daily demand; default each product's fitted NB2 (`fittedLaw`). */
   readonly distribution?: DemandDistribution;
@@ -97,8 +103,39 @@ interface ProductView {
   readonly anchors: readonly boolean[];
   /** The lowest and highest price sold at (null without history). */
   readonly observed: readonly [number, number] | null;
-  /** The volume of each day of the season from the plan's today (`day` 0) to its last day, once built. */
-  season: { readonly today: number; readonly last: number; readonly volumes: Float64Array } | null;
+  /** Each price's posterior mean rate, and its expected sales a day at volume 1 (`expectedDemand`). */
+  readonly meanRates: readonly number[];
+  readonly meanSales: readonly number[];
+  /** The same of the prior (the fitted curve, or an end's own line), the guard's anchor's plan. */
+  readonly curveSales: readonly number[];
+  /** The plan's season and draws, built for the plan's today on first use. */
+  season: Season | null;
+}
+
+/**
+ * One product's season from a plan's today and the posterior draws every date of that plan shares. The history
+ * does not change while a plan is made, so neither does the posterior: the guard's draws and the band's rate draws
+ * are drawn once for the plan (common random numbers across its dates), on the streams the plan's today would have
+ * drawn them from, so the first day's rows are what per-date streams gave; only the day's volume moves the band.
+ */
+interface Season {
+  /** The plan's today, as a day number and a date. */
+  readonly today: number;
+  readonly date: string;
+  readonly last: number;
+  /** The volume of each day of the season from the plan's today (`day` 0) to its last day. */
+  readonly volumes: Float64Array;
+  /** The guard's posterior draws (every price's rate), drawn as far as a question has needed them. */
+  readonly guard: (readonly number[])[];
+  guardRng: Uniform | null;
+  /** By price index: the band's draws of that price's posterior (`bandDraws`), once asked. */
+  readonly bands: (BandDraws | undefined)[];
+}
+
+/** `QUANTILE_DRAWS` draws of a price's rate: each its week's stray level and its Gamma posterior draw's parts. */
+interface BandDraws {
+  readonly weeks: Float64Array;
+  readonly gammas: Float64Array;
 }
 
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
@@ -108,6 +145,7 @@ interface ProductBelief extends ProductView {
   readonly daysLeft: number;
   /** The date's `dayNumber`. */
   readonly day: number;
+  readonly season: Season;
 }
 
 /** Largest weight, in days of sales, of the fitted model as the prior of each price's own rate. */
@@ -234,6 +272,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const posterior = prices.map((p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
     );
+    const meanRates = posterior.map((g) => g.shape / g.rate);
+    const cap = (rate: number) => expectedDemand(distribution, rate);
     return {
       fitted,
       distribution,
@@ -250,6 +290,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           surprise(fitted, p, byPrice[i], distribution) <= OWN_Z * OWN_Z,
       ),
       observed: priceRange(priceDays.keys()),
+      meanRates,
+      meanSales: meanRates.map(cap),
+      curveSales: prices.map((p) => cap(priorRate(fitted, edges, p))),
       season: null,
     };
   };
@@ -267,11 +310,12 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     let season = view.season;
     if (season === null || season.today !== today) {
       // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
-      const last = dayNumber(seasonLastDay(state, addDays(date, -day)));
+      const todayDate = addDays(date, -day);
+      const last = dayNumber(seasonLastDay(state, todayDate));
       const volumes = Float64Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
         volumeOn(view.fitted, today + d),
       );
-      season = { today, last, volumes };
+      season = { today, date: todayDate, last, volumes, guard: [], guardRng: null, bands: [] };
       view.season = season;
     }
     const daysLeft = season.last - at + 1;
@@ -279,34 +323,63 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       daysLeft >= 1 && at >= today
         ? season.volumes.subarray(at - today)
         : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
-    return { ...view, volumes, daysLeft, day: at };
+    return { ...view, volumes, daysLeft, day: at, season };
+  };
+
+  /** The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use. */
+  const guardDraw = (belief: ProductBelief, id: string, k: number): readonly number[] => {
+    const season = belief.season;
+    while (season.guard.length <= k) {
+      season.guardRng ??= seededUniform(`${input.seed}:${id}:${season.date}:guard-draws`);
+      const { fitted, edges, prices, byPrice, priorDays } = belief;
+      season.guard.push(drawRates(season.guardRng, fitted, edges, prices, byPrice, priorDays));
+    }
+    return season.guard[k] as readonly number[];
+  };
+
+  /** The plan's band draws of price `k`'s posterior, drawn on first use. */
+  const bandDraws = (belief: ProductBelief, id: string, k: number): BandDraws => {
+    let draws = belief.season.bands[k];
+    if (draws === undefined) {
+      const rng = seededUniform(`${input.seed}:${id}:${belief.season.date}:units`);
+      const shape = belief.posterior[k]?.shape ?? 0;
+      const stray = belief.fitted.level.strayVariance;
+      const weeks = new Float64Array(QUANTILE_DRAWS);
+      const gammas = new Float64Array(2 * QUANTILE_DRAWS);
+      for (let j = 0; j < QUANTILE_DRAWS; j++) {
+        weeks[j] = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
+        sampleGammaParts(rng, shape, gammas, j);
+      }
+      draws = { weeks, gammas };
+      belief.season.bands[k] = draws;
+    }
+    return draws;
   };
 
   /**
    * The day's units at `price` with a share `promoted` of the day promoted (default: the planned promotion) and
    * their band: the posterior of the nearest price the learner prices, moved along the fitted elasticity to `price`
    * (as `salesByGridPrice` moves each day's sales to its grid price), mixed with the product's NB2 sales noise. Its
-   * draws have their own stream per product and date, so the band depends on the price alone, not on the draws that
-   * chose it: what a plan serves at a price is what the backtest scores at it.
+   * draws have their own stream per product and plan (`bandDraws`), so the band depends on the price alone, not on
+   * the draws that chose it: what a plan serves at a price is what the backtest scores at it.
    */
   const unitsOf = (
     belief: ProductBelief,
     state: ProductState,
-    date: string,
     stock: number,
     price: number,
     promoted?: number,
   ): LearnedUnits => {
     const k = nearestPriceIndex(belief.prices, price);
     const g = belief.posterior[k];
+    if (g === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
     const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
-    const rng: Uniform = seededUniform(`${input.seed}:${state.product.product_id}:${date}:units`);
-    const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
     const volume =
       (belief.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
       calendarLift(belief.fitted, belief.day) *
       liftOn(belief.fitted, belief.day, promoted);
-    return unitsQuantiles(rng, moved, volume, stock, belief.distribution, belief.fitted.level.strayVariance);
+    const draws = bandDraws(belief, state.product.product_id, k);
+    return unitsQuantiles(draws, g.rate / scale, volume, stock, belief.distribution);
   };
 
   return {
@@ -320,7 +393,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       at: DayConditions,
     ): LearnedUnits | null {
       const belief = beliefOf(state, date, day);
-      return belief === null ? null : unitsOf(belief, state, date, stock, at.price, at.promoted);
+      return belief === null ? null : unitsOf(belief, state, stock, at.price, at.promoted);
     },
     priceOn(
       state: ProductState,
@@ -333,23 +406,23 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       if (belief === null) return null;
       const { fitted, distribution, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft } =
         belief;
+      const { meanRates, meanSales, curveSales } = belief;
       const id = state.product.product_id;
       const rng: Uniform = seededUniform(`${input.seed}:${id}:${date}`);
       const unitCost = state.product.unit_cost ?? 0;
       const cap = (rate: number) => expectedDemand(distribution, rate);
       // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once.
       let groups: VolumeGroups | undefined;
-      const plan = (rates: readonly number[]) => {
+      const plan = (sales: readonly number[]) => {
         if (groups === undefined && Number.isFinite(stock)) groups = volumeGroups(volumes);
-        return fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock }, groups);
+        return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups);
       };
       const pick = (c: FluidChoice, draw: boolean): number => {
         const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
       };
-      const meanRates = posterior.map((g) => g.shape / g.rate);
-      const meanPlan = plan(meanRates);
-      const drawn = pick(plan(drawRates(rng, fitted, edges, prices, byPrice, priorDays)), true);
+      const meanPlan = plan(meanSales);
+      const drawn = pick(plan(drawRates(rng, fitted, edges, prices, byPrice, priorDays).map(cap)), true);
       // Today's margin of price `i` at `rate`, net of the mean plan's bid on the stock.
       const marginAt = (i: number, rate: number) => ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap(rate);
       const worth = prices.map((_, i) => marginAt(i, meanRates[i] ?? 0));
@@ -374,7 +447,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // `RULE_CONFIDENCE` of the posterior's draws (their own stream, so the choice's draws stay as they were).
       // `free` trusts every draw.
       const rule = rulePrice === undefined ? -1 : ruleIndex(prices, rulePrice);
-      const curve = pick(plan(prices.map((p) => priorRate(fitted, edges, p))), false);
+      const curve = pick(plan(curveSales), false);
       const anchor = belief.anchors[curve] === true ? curve : rule;
       const held =
         exploration !== "free" &&
@@ -387,12 +460,11 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           sampled,
           anchor,
           (i, rates) => marginAt(i, rates[i] ?? 0),
-          seededUniform(`${input.seed}:${id}:${date}:guard-draws`),
-          (guardRng) => drawRates(guardRng, fitted, edges, prices, byPrice, priorDays),
+          (k) => guardDraw(belief, id, k),
         );
       const charged = held ? anchor : sampled;
       const price = prices[charged] ?? state.product.base_price;
-      const units = unitsOf(belief, state, date, stock, price);
+      const units = unitsOf(belief, state, stock, price);
       const outside = belief.observed !== null && leavesRange(price, belief.observed);
       return { price, ...units, exploratory: sampled !== mean || outside };
     },
@@ -411,21 +483,20 @@ function ruleIndex(prices: readonly number[], rulePrice: number): number {
 
 /**
  * Whether the price `chosen` earns more than the anchor's price (`anchor`) in at least `RULE_CONFIDENCE` of
- * `RULE_DRAWS` posterior draws (`draw` from `rng`, each every price's rate; `margin` is a price's margin at a draw's
- * rates). The draws stop once the count is decided either way: their stream serves this question alone, so the
- * answer is the full count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
+ * `RULE_DRAWS` posterior draws (`draw(k)`, each every price's rate; `margin` is a price's margin at a draw's rates).
+ * The count stops once it is decided either way: the draws serve this question alone, so the answer is the full
+ * count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
  */
 function beatsAnchor(
   chosen: number,
   anchor: number,
   margin: (i: number, rates: readonly number[]) => number,
-  rng: Uniform,
-  draw: (rng: Uniform) => readonly number[],
+  draw: (k: number) => readonly number[],
 ): boolean {
   const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
-    const rates = draw(rng);
+    const rates = draw(k);
     if (margin(chosen, rates) > margin(anchor, rates)) wins++;
     if (wins >= needed) return true;
     if (k + 1 - wins > RULE_DRAWS - needed) return false;
@@ -771,25 +842,23 @@ function drawRates(
 }
 
 /**
- * Expected units and their 10th / 90th percentiles: posterior draws of the rate, times the day's week's own stray
- * level (Gamma, mean 1, relative variance `stray`), mixed with the sales noise.
+ * Expected units and their 10th / 90th percentiles: posterior draws of the rate (`draws`' Gamma draws at `rate`),
+ * times the day's week's own stray level (Gamma, mean 1, relative variance the level's stray variance), mixed with
+ * the sales noise.
  */
 function unitsQuantiles(
-  rng: Uniform,
-  posterior: { shape: number; rate: number } | undefined,
+  draws: BandDraws,
+  rate: number,
   volume: number,
   stock: number,
   distribution: DemandDistribution,
-  stray: number,
 ): LearnedUnits {
-  if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
   // min(D, stock) counts at `stock` only where the stock is whole: a plan rolls its stock forward by expected
   // units, and a fractional stock's sold-out mass is left out of the interval, as it always was (the digests of
   // learning-plan-golden pin it; a change of the band's model is a change of those digests).
   const capAt = Number.isInteger(stock) ? stock : -1;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
-    const week = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
-    drawnRates[k] = volume * week * sampleGamma(rng, posterior.shape, posterior.rate);
+    drawnRates[k] = volume * (draws.weeks[k] as number) * scaledGamma(draws.gammas, k, rate);
   }
   const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock);
   if (band !== null) return band;
