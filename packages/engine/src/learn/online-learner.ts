@@ -136,6 +136,11 @@ interface Season {
 interface BandDraws {
   readonly weeks: Float64Array;
   readonly gammas: Float64Array;
+  /**
+   * Bands already walked, by price then day volume, with the last count each walk read: a plan asks the same price
+   * on many days of one volume (a weekday), and while the stock lies beyond that count it cannot move the band.
+   */
+  readonly walked: Map<number, Map<number, { readonly band: LearnedUnits; readonly reach: number }>>;
 }
 
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
@@ -350,7 +355,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         weeks[j] = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
         sampleGammaParts(rng, shape, gammas, j);
       }
-      draws = { weeks, gammas };
+      draws = { weeks, gammas, walked: new Map() };
       belief.season.bands[k] = draws;
     }
     return draws;
@@ -379,7 +384,18 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       calendarLift(belief.fitted, belief.day) *
       liftOn(belief.fitted, belief.day, promoted);
     const draws = bandDraws(belief, state.product.product_id, k);
-    return unitsQuantiles(draws, g.rate / scale, volume, stock, belief.distribution);
+    let byVolume = draws.walked.get(price);
+    const known = byVolume?.get(volume);
+    if (known !== undefined && Math.floor(stock) > known.reach) return known.band;
+    const band = unitsQuantiles(draws, g.rate / scale, volume, stock, belief.distribution, walk);
+    if (walk.units < Number.POSITIVE_INFINITY) {
+      if (byVolume === undefined) {
+        byVolume = new Map();
+        draws.walked.set(price, byVolume);
+      }
+      byVolume.set(volume, { band, reach: walk.units });
+    }
+    return band;
   };
 
   return {
@@ -852,7 +868,9 @@ function unitsQuantiles(
   volume: number,
   stock: number,
   distribution: DemandDistribution,
+  reach: { units: number },
 ): LearnedUnits {
+  reach.units = Number.POSITIVE_INFINITY;
   // min(D, stock) counts at `stock` only where the stock is whole: a plan rolls its stock forward by expected
   // units, and a fractional stock's sold-out mass is left out of the interval, as it always was (the digests of
   // learning-plan-golden pin it; a change of the band's model is a change of those digests).
@@ -860,7 +878,7 @@ function unitsQuantiles(
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
     drawnRates[k] = volume * (draws.weeks[k] as number) * scaledGamma(draws.gammas, k, rate);
   }
-  const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock);
+  const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock, reach);
   if (band !== null) return band;
   let size = 0;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
@@ -888,6 +906,8 @@ function unitsQuantiles(
 
 /** The rates of a band's posterior draws. */
 const drawnRates = new Float64Array(QUANTILE_DRAWS);
+/** Where the last band's walk stopped (`mixtureBand`'s `reach`). */
+const walk = { units: Number.POSITIVE_INFINITY };
 
 /** The band's mixed mass by units, and which counts any draw reached (the others are no count, not zero mass). */
 let massScratch = new Float64Array(256);
