@@ -104,29 +104,85 @@ export function volumeGroups(volumes: ArrayLike<number>): VolumeGroups {
   };
 }
 
+/**
+ * What one caller's plans of one product share across its days: the same prices, unit cost and sales (a plan's
+ * posterior mean, say), with the days left and the stock changing. The bisection asks the same bids every day, and
+ * `sharedBest`'s answer at a bid depends on the volumes only through their least and most, so it is kept.
+ */
+export interface FluidMemo {
+  readonly best: Map<number, number>;
+  least: number;
+  most: number;
+}
+
+export function fluidMemo(): FluidMemo {
+  return { best: new Map(), least: Number.NaN, most: Number.NaN };
+}
+
+/** `sharedBest`, through `memo` where given. */
+function sharedBestOf(input: FluidInput, bid: number, groups: VolumeGroups, memo?: FluidMemo): number {
+  if (memo === undefined) return sharedBest(input, bid, groups.least, groups.most);
+  if (memo.least !== groups.least || memo.most !== groups.most) {
+    memo.best.clear();
+    memo.least = groups.least;
+    memo.most = groups.most;
+  }
+  let best = memo.best.get(bid);
+  if (best === undefined) {
+    best = sharedBest(input, bid, groups.least, groups.most);
+    memo.best.set(bid, best);
+  }
+  return best;
+}
+
+/**
+ * One `fluidChoice`'s season sales by the shared index they were summed for (valid where `totalCall` holds the
+ * call's number): a bisection visits a few indices 40 times, and each sum is the same arithmetic every time.
+ */
+let totals = new Float64Array(32);
+let totalCalls = new Int32Array(32);
+let call = 0;
+
 /** Expected season sales under bid `bid`. */
-function salesAt(input: FluidInput, bid: number, groups: VolumeGroups): number {
+function salesAt(input: FluidInput, bid: number, groups: VolumeGroups, memo?: FluidMemo): number {
   // One scan serves every group unless a near-tie makes the pick depend on the volume.
   const shared =
-    groups.least > 0 && groups.most < Number.POSITIVE_INFINITY
-      ? sharedBest(input, bid, groups.least, groups.most)
-      : -1;
+    groups.least > 0 && groups.most < Number.POSITIVE_INFINITY ? sharedBestOf(input, bid, groups, memo) : -1;
+  if (shared >= 0 && totalCalls[shared] === call) return totals[shared] as number;
   let total = 0;
   for (let g = 0; g < groups.volumes.length; g++) {
     const volume = groups.volumes[g] ?? 0;
     const best = shared >= 0 ? shared : bestAt(input, bid, volume);
     total += (input.sales[best] ?? 0) * volume * (groups.days[g] ?? 0);
   }
+  if (shared >= 0) {
+    totals[shared] = total;
+    totalCalls[shared] = call;
+  }
   return total;
 }
 
-export function fluidChoice(input: FluidInput, groups?: VolumeGroups): FluidChoice {
+/**
+ * Today's price by the fluid plan. `groups` are `volumeGroups(input.volumes)` where the caller has them; `memo`
+ * (`fluidMemo`) where it plans the same prices, cost and sales on several days.
+ */
+export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: FluidMemo): FluidChoice {
   const today = input.volumes[0] ?? 1;
   const unbound = bestAt(input, 0, today);
   if (!Number.isFinite(input.stock))
     return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   const volumes = groups ?? volumeGroups(input.volumes);
-  const free = salesAt(input, 0, volumes);
+  if (totals.length < input.prices.length) {
+    totals = new Float64Array(2 * input.prices.length);
+    totalCalls = new Int32Array(2 * input.prices.length);
+  }
+  // A new number for this call's sums; at the end of the range the stamps start over.
+  if (call === 2_147_483_647) {
+    call = 0;
+    totalCalls.fill(0);
+  }
+  call++;
+  const free = salesAt(input, 0, volumes, memo);
   if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
@@ -135,7 +191,7 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups): FluidChoi
   let sHi = Number.NaN;
   for (let k = 0; k < BISECTIONS; k++) {
     const mid = (lo + hi) / 2;
-    const sold = salesAt(input, mid, volumes);
+    const sold = salesAt(input, mid, volumes, memo);
     if (sold <= input.stock) {
       hi = mid;
       sHi = sold;
@@ -144,7 +200,7 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups): FluidChoi
       sLo = sold;
     }
   }
-  if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes);
+  if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes, memo);
   const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
   return {
     index: bestAt(input, hi, today),
