@@ -37,7 +37,14 @@ import {
   type PriceSales,
 } from "./edge-extrapolation.js";
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
-import { type FluidChoice, fluidChoice, type VolumeGroups, volumeGroups } from "./fluid-allocation.js";
+import {
+  type FluidChoice,
+  type FluidMemo,
+  fluidChoice,
+  fluidMemo,
+  type VolumeGroups,
+  volumeGroups,
+} from "./fluid-allocation.js";
 import { parameterSd } from "./posterior-draws.js";
 import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
 
@@ -114,9 +121,10 @@ interface ProductView {
 
 /**
  * One product's season from a plan's today and the posterior draws every date of that plan shares. The history
- * does not change while a plan is made, so neither does the posterior: the guard's draws and the band's rate draws
- * are drawn once for the plan (common random numbers across its dates), on the streams the plan's today would have
- * drawn them from, so the first day's rows are what per-date streams gave; only the day's volume moves the band.
+ * does not change while a plan is made, so neither does the posterior: the Thompson draw, the guard's draws and the
+ * band's rate draws are drawn once for the plan (common random numbers across its dates), on the streams the plan's
+ * today would have drawn them from, so the first day's rows are what per-date streams gave; each date plans the
+ * draw with its own days left and stock, and only the day's volume moves the band.
  */
 interface Season {
   /** The plan's today, as a day number and a date. */
@@ -125,6 +133,13 @@ interface Season {
   readonly last: number;
   /** The volume of each day of the season from the plan's today (`day` 0) to its last day. */
   readonly volumes: Float64Array;
+  /**
+   * The plan's Thompson draw of every price's expected sales a day at volume 1, and the uniform each date's draw
+   * from its plan's mix of two prices takes (by day from the plan's today, drawn in order as far as asked).
+   */
+  thompson: { readonly rng: Uniform; readonly sales: readonly number[]; readonly picks: number[] } | null;
+  /** The fluid plans' memos of the posterior mean's, the Thompson draw's and the prior's sales (`fluidMemo`). */
+  readonly memos: { readonly mean: FluidMemo; readonly drawn: FluidMemo; readonly curve: FluidMemo };
   /** The guard's posterior draws (every price's rate), drawn as far as a question has needed them. */
   readonly guard: (readonly number[])[];
   guardRng: Uniform | null;
@@ -320,7 +335,17 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const volumes = Float64Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
         volumeOn(view.fitted, today + d),
       );
-      season = { today, date: todayDate, last, volumes, guard: [], guardRng: null, bands: [] };
+      season = {
+        today,
+        date: todayDate,
+        last,
+        volumes,
+        thompson: null,
+        memos: { mean: fluidMemo(), drawn: fluidMemo(), curve: fluidMemo() },
+        guard: [],
+        guardRng: null,
+        bands: [],
+      };
       view.season = season;
     }
     const daysLeft = season.last - at + 1;
@@ -329,6 +354,25 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         ? season.volumes.subarray(at - today)
         : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
     return { ...view, volumes, daysLeft, day: at, season };
+  };
+
+  /**
+   * The plan's Thompson draw (expected sales a day at each price) and the uniform of the date `day` days from its
+   * today, drawn on first use.
+   */
+  const thompsonOf = (belief: ProductBelief, id: string, day: number) => {
+    const season = belief.season;
+    let thompson = season.thompson;
+    if (thompson === null) {
+      const rng = seededUniform(`${input.seed}:${id}:${season.date}`);
+      const { fitted, edges, prices, byPrice, priorDays, distribution } = belief;
+      const rates = drawRates(rng, fitted, edges, prices, byPrice, priorDays);
+      thompson = { rng, sales: rates.map((rate) => expectedDemand(distribution, rate)), picks: [] };
+      season.thompson = thompson;
+    }
+    const k = Math.max(0, day);
+    while (thompson.picks.length <= k) thompson.picks.push(thompson.rng());
+    return { sales: thompson.sales, pick: thompson.picks[k] as number };
   };
 
   /** The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use. */
@@ -424,21 +468,22 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         belief;
       const { meanRates, meanSales, curveSales } = belief;
       const id = state.product.product_id;
-      const rng: Uniform = seededUniform(`${input.seed}:${id}:${date}`);
+      const thompson = thompsonOf(belief, id, belief.day - belief.season.today);
       const unitCost = state.product.unit_cost ?? 0;
       const cap = (rate: number) => expectedDemand(distribution, rate);
       // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once.
       let groups: VolumeGroups | undefined;
-      const plan = (sales: readonly number[]) => {
+      const plan = (sales: readonly number[], memo: FluidMemo) => {
         if (groups === undefined && Number.isFinite(stock)) groups = volumeGroups(volumes);
-        return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups);
+        return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups, memo);
       };
+      const { memos } = belief.season;
       const pick = (c: FluidChoice, draw: boolean): number => {
-        const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
+        const lower = draw ? thompson.pick < c.lowerBidWeight : c.lowerBidWeight > 0.5;
         return lower ? c.lowerBidIndex : c.index;
       };
-      const meanPlan = plan(meanSales);
-      const drawn = pick(plan(drawRates(rng, fitted, edges, prices, byPrice, priorDays).map(cap)), true);
+      const meanPlan = plan(meanSales, memos.mean);
+      const drawn = pick(plan(thompson.sales, memos.drawn), true);
       // Today's margin of price `i` at `rate`, net of the mean plan's bid on the stock.
       const marginAt = (i: number, rate: number) => ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap(rate);
       const worth = prices.map((_, i) => marginAt(i, meanRates[i] ?? 0));
@@ -463,7 +508,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // `RULE_CONFIDENCE` of the posterior's draws (their own stream, so the choice's draws stay as they were).
       // `free` trusts every draw.
       const rule = rulePrice === undefined ? -1 : ruleIndex(prices, rulePrice);
-      const curve = pick(plan(curveSales), false);
+      const curve = pick(plan(curveSales, memos.curve), false);
       const anchor = belief.anchors[curve] === true ? curve : rule;
       const held =
         exploration !== "free" &&
