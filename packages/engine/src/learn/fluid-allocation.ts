@@ -106,48 +106,47 @@ export function volumeGroups(volumes: ArrayLike<number>): VolumeGroups {
 
 /**
  * What one caller's plans of one product share across its days: the same prices, unit cost and sales (a plan's
- * posterior mean, say), with the days left and the stock changing. The bisection asks the same bids every day, and
- * `sharedBest`'s answer at a bid depends on the volumes only through their least and most, so it is kept.
+ * posterior mean, say), with the days left and the stock changing. The bisection asks the same bids every day (its
+ * tree of midpoints is fixed by the prices and cost), and `sharedBest`'s answer at a bid depends on the volumes only
+ * through their least and most, so the answers are kept along the tree.
  */
 export interface FluidMemo {
-  readonly best: Map<number, number>;
   least: number;
   most: number;
+  /** The answer at bid 0, and the tree of the bisection's midpoints (null until first asked). */
+  zero: number | undefined;
+  root: BidNode | null;
+}
+
+interface BidNode {
+  readonly best: number;
+  /** The next midpoint where the stock held at this one (`hi` moved down), and where it did not. */
+  below: BidNode | null;
+  above: BidNode | null;
 }
 
 export function fluidMemo(): FluidMemo {
-  return { best: new Map(), least: Number.NaN, most: Number.NaN };
+  return { least: Number.NaN, most: Number.NaN, zero: undefined, root: null };
 }
 
-/** `sharedBest`, through `memo` where given. */
-function sharedBestOf(input: FluidInput, bid: number, groups: VolumeGroups, memo?: FluidMemo): number {
-  if (memo === undefined) return sharedBest(input, bid, groups.least, groups.most);
-  if (memo.least !== groups.least || memo.most !== groups.most) {
-    memo.best.clear();
-    memo.least = groups.least;
-    memo.most = groups.most;
-  }
-  let best = memo.best.get(bid);
-  if (best === undefined) {
-    best = sharedBest(input, bid, groups.least, groups.most);
-    memo.best.set(bid, best);
-  }
-  return best;
+/** `sharedBest` over the groups' volumes, -1 where they do not bound it. */
+function sharedOf(input: FluidInput, bid: number, groups: VolumeGroups): number {
+  return groups.least > 0 && groups.most < Number.POSITIVE_INFINITY
+    ? sharedBest(input, bid, groups.least, groups.most)
+    : -1;
 }
 
 /**
- * One `fluidChoice`'s season sales by the shared index they were summed for (valid where `totalCall` holds the
+ * One `fluidChoice`'s season sales by the shared index they were summed for (valid where `totalCalls` holds the
  * call's number): a bisection visits a few indices 40 times, and each sum is the same arithmetic every time.
  */
 let totals = new Float64Array(32);
 let totalCalls = new Int32Array(32);
 let call = 0;
 
-/** Expected season sales under bid `bid`. */
-function salesAt(input: FluidInput, bid: number, groups: VolumeGroups, memo?: FluidMemo): number {
+/** Expected season sales under bid `bid`, where `shared` is `sharedOf` at that bid. */
+function salesAt(input: FluidInput, bid: number, groups: VolumeGroups, shared: number): number {
   // One scan serves every group unless a near-tie makes the pick depend on the volume.
-  const shared =
-    groups.least > 0 && groups.most < Number.POSITIVE_INFINITY ? sharedBestOf(input, bid, groups, memo) : -1;
   if (shared >= 0 && totalCalls[shared] === call) return totals[shared] as number;
   let total = 0;
   for (let g = 0; g < groups.volumes.length; g++) {
@@ -182,25 +181,49 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
     totalCalls.fill(0);
   }
   call++;
-  const free = salesAt(input, 0, volumes, memo);
+  if (memo !== undefined && (memo.least !== volumes.least || memo.most !== volumes.most)) {
+    memo.least = volumes.least;
+    memo.most = volumes.most;
+    memo.zero = undefined;
+    memo.root = null;
+  }
+  let zero = memo?.zero;
+  if (zero === undefined) {
+    zero = sharedOf(input, 0, volumes);
+    if (memo !== undefined) memo.zero = zero;
+  }
+  const free = salesAt(input, 0, volumes, zero);
   if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
   // The sales at each end, kept from the bisection (NaN: the first `hi` is never evaluated by it).
   let sLo = free;
   let sHi = Number.NaN;
+  // The memo's node of this midpoint, and where a new one hangs (the root, or its parent's side).
+  let node = memo?.root ?? null;
+  let parent: BidNode | null = null;
+  let below = false;
   for (let k = 0; k < BISECTIONS; k++) {
     const mid = (lo + hi) / 2;
-    const sold = salesAt(input, mid, volumes, memo);
-    if (sold <= input.stock) {
+    if (memo !== undefined && node === null) {
+      node = { best: sharedOf(input, mid, volumes), below: null, above: null };
+      if (parent === null) memo.root = node;
+      else if (below) parent.below = node;
+      else parent.above = node;
+    }
+    const sold = salesAt(input, mid, volumes, node === null ? sharedOf(input, mid, volumes) : node.best);
+    below = sold <= input.stock;
+    if (below) {
       hi = mid;
       sHi = sold;
     } else {
       lo = mid;
       sLo = sold;
     }
+    parent = node;
+    node = node === null ? null : below ? node.below : node.above;
   }
-  if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes, memo);
+  if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes, sharedOf(input, hi, volumes));
   const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
   return {
     index: bestAt(input, hi, today),

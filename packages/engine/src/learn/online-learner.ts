@@ -158,8 +158,9 @@ interface BandDraws {
   readonly walked: Map<number, Map<number, { readonly band: LearnedUnits; readonly reach: number }>>;
 }
 
-/** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
-interface ProductBelief extends ProductView {
+/** One product's belief on one date (`onlineLearner`'s `beliefOf`): its view, and the date's days left. */
+interface ProductBelief {
+  readonly view: ProductView;
   /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
   readonly volumes: Float64Array;
   readonly daysLeft: number;
@@ -317,6 +318,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     };
   };
 
+  /** The day number of each date asked: a plan asks each of its dates once per product. */
+  const dayNumbers = new Map<string, number>();
+
   /**
    * Everything the learner believes of one product on `date` (`day` days from the plan's today): its view, and the
    * volume of each day left in the season from `date`. The volumes of the season from the plan's today are built
@@ -325,7 +329,11 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
     const view = viewOf(state);
     if (view === null) return null;
-    const at = dayNumber(date);
+    let at = dayNumbers.get(date);
+    if (at === undefined) {
+      at = dayNumber(date);
+      dayNumbers.set(date, at);
+    }
     const today = at - day;
     let season = view.season;
     if (season === null || season.today !== today) {
@@ -353,7 +361,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       daysLeft >= 1 && at >= today
         ? season.volumes.subarray(at - today)
         : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
-    return { ...view, volumes, daysLeft, day: at, season };
+    return { view, volumes, daysLeft, day: at, season };
   };
 
   /**
@@ -365,7 +373,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     let thompson = season.thompson;
     if (thompson === null) {
       const rng = seededUniform(`${input.seed}:${id}:${season.date}`);
-      const { fitted, edges, prices, byPrice, priorDays, distribution } = belief;
+      const { fitted, edges, prices, byPrice, priorDays, distribution } = belief.view;
       const rates = drawRates(rng, fitted, edges, prices, byPrice, priorDays);
       thompson = { rng, sales: rates.map((rate) => expectedDemand(distribution, rate)), picks: [] };
       season.thompson = thompson;
@@ -380,7 +388,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const season = belief.season;
     while (season.guard.length <= k) {
       season.guardRng ??= seededUniform(`${input.seed}:${id}:${season.date}:guard-draws`);
-      const { fitted, edges, prices, byPrice, priorDays } = belief;
+      const { fitted, edges, prices, byPrice, priorDays } = belief.view;
       season.guard.push(drawRates(season.guardRng, fitted, edges, prices, byPrice, priorDays));
     }
     return season.guard[k] as readonly number[];
@@ -391,8 +399,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     let draws = belief.season.bands[k];
     if (draws === undefined) {
       const rng = seededUniform(`${input.seed}:${id}:${belief.season.date}:units`);
-      const shape = belief.posterior[k]?.shape ?? 0;
-      const stray = belief.fitted.level.strayVariance;
+      const shape = belief.view.posterior[k]?.shape ?? 0;
+      const stray = belief.view.fitted.level.strayVariance;
       const weeks = new Float64Array(QUANTILE_DRAWS);
       const gammas = new Float64Array(2 * QUANTILE_DRAWS);
       for (let j = 0; j < QUANTILE_DRAWS; j++) {
@@ -419,19 +427,19 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     price: number,
     promoted?: number,
   ): LearnedUnits => {
-    const k = nearestPriceIndex(belief.prices, price);
-    const g = belief.posterior[k];
+    const k = nearestPriceIndex(belief.view.prices, price);
+    const g = belief.view.posterior[k];
     if (g === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
-    const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
+    const scale = (price / (belief.view.prices[k] ?? price)) ** -belief.view.fitted.elasticity;
     const volume =
-      (belief.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
-      calendarLift(belief.fitted, belief.day) *
-      liftOn(belief.fitted, belief.day, promoted);
+      (belief.view.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
+      calendarLift(belief.view.fitted, belief.day) *
+      liftOn(belief.view.fitted, belief.day, promoted);
     const draws = bandDraws(belief, state.product.product_id, k);
     let byVolume = draws.walked.get(price);
     const known = byVolume?.get(volume);
     if (known !== undefined && Math.floor(stock) > known.reach) return known.band;
-    const band = unitsQuantiles(draws, g.rate / scale, volume, stock, belief.distribution, walk);
+    const band = unitsQuantiles(draws, g.rate / scale, volume, stock, belief.view.distribution, walk);
     if (walk.units < Number.POSITIVE_INFINITY) {
       if (byVolume === undefined) {
         byVolume = new Map();
@@ -464,9 +472,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     ): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const { fitted, distribution, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft } =
-        belief;
-      const { meanRates, meanSales, curveSales } = belief;
+      const { fitted, distribution, prices, byPrice, edges, posterior, meanRates, meanSales, curveSales } =
+        belief.view;
+      const { volumes, daysLeft } = belief;
       const id = state.product.product_id;
       const thompson = thompsonOf(belief, id, belief.day - belief.season.today);
       const unitCost = state.product.unit_cost ?? 0;
@@ -509,7 +517,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // `free` trusts every draw.
       const rule = rulePrice === undefined ? -1 : ruleIndex(prices, rulePrice);
       const curve = pick(plan(curveSales, memos.curve), false);
-      const anchor = belief.anchors[curve] === true ? curve : rule;
+      const anchor = belief.view.anchors[curve] === true ? curve : rule;
       const held =
         exploration !== "free" &&
         rulePrice !== undefined &&
@@ -526,7 +534,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const charged = held ? anchor : sampled;
       const price = prices[charged] ?? state.product.base_price;
       const units = unitsOf(belief, state, stock, price);
-      const outside = belief.observed !== null && leavesRange(price, belief.observed);
+      const outside = belief.view.observed !== null && leavesRange(price, belief.view.observed);
       return { price, ...units, exploratory: sampled !== mean || outside };
     },
   };
