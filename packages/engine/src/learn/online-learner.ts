@@ -472,8 +472,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     ): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const { fitted, distribution, prices, byPrice, edges, posterior, meanRates, meanSales, curveSales } =
-        belief.view;
+      const { distribution, prices, byPrice, posterior, meanRates, meanSales, curveSales } = belief.view;
       const { volumes, daysLeft } = belief;
       const id = state.product.product_id;
       const thompson = thompsonOf(belief, id, belief.day - belief.season.today);
