@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { type FluidInput, fluidChoice, fluidMemo, volumeGroups } from "./fluid-allocation.js";
+import { type FluidInput, fluidChoice, fluidMemo, tailGroups, volumeGroups } from "./fluid-allocation.js";
 
 // Ferreira, Simchi-Levi & Wang's market: one customer a day.
 const prices = [29.9, 34.9, 39.9, 44.9];
@@ -46,6 +46,16 @@ describe("fluidChoice", () => {
       const input: FluidInput = { prices, unitCost: 2, sales, volumes, stock: rng() * 100 };
       expect(fluidChoice(input), String(n)).toEqual(scanPerVolume(input));
     }
+  });
+
+  it("groups every tail of a season as volumeGroups groups it", () => {
+    const rng = seedrandom("tail-groups");
+    const weekday = Array.from({ length: 7 }, () => 0.5 + rng());
+    const season = Array.from({ length: 120 }, (_, d) => (weekday[d % 7] ?? 1) * (d % 17 === 3 ? 1.4 : 1));
+    const tails = tailGroups(season);
+    season.forEach((_, d) => {
+      expect(tails[d], String(d)).toEqual(volumeGroups(season.slice(d)));
+    });
   });
 
   it("chooses the same through a memo kept across a plan's days, stock and days left changing", () => {

@@ -144,6 +144,32 @@ let totals = new Float64Array(32);
 let totalCalls = new Int32Array(32);
 let call = 0;
 
+/**
+ * `volumeGroups` of every tail of `volumes` (from day `d` to the end, at index `d`), built from the end: a day
+ * added in front moves its volume to the front (its first appearance), so each tail's groups come in the order and
+ * with the counts `volumeGroups` gives it, without a scan of the tail per day.
+ */
+export function tailGroups(volumes: ArrayLike<number>): VolumeGroups[] {
+  const out = new Array<VolumeGroups>(volumes.length);
+  let distinct: number[] = [];
+  let days: number[] = [];
+  for (let d = volumes.length - 1; d >= 0; d--) {
+    const v = volumes[d] ?? 0;
+    // SameValueZero, as the Map of `volumeGroups` matches its keys.
+    const at = distinct.findIndex((x) => x === v || (Number.isNaN(x) && Number.isNaN(v)));
+    if (at < 0) {
+      distinct = [v, ...distinct];
+      days = [1, ...days];
+    } else {
+      const count = (days[at] ?? 0) + 1;
+      distinct = [v, ...distinct.slice(0, at), ...distinct.slice(at + 1)];
+      days = [count, ...days.slice(0, at), ...days.slice(at + 1)];
+    }
+    out[d] = { volumes: distinct, days, least: Math.min(...distinct), most: Math.max(...distinct) };
+  }
+  return out;
+}
+
 /** Expected season sales under bid `bid`, where `shared` is `sharedOf` at that bid. */
 function salesAt(input: FluidInput, bid: number, groups: VolumeGroups, shared: number): number {
   // One scan serves every group unless a near-tie makes the pick depend on the volume.

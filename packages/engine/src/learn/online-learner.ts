@@ -42,6 +42,7 @@ import {
   type FluidMemo,
   fluidChoice,
   fluidMemo,
+  tailGroups,
   type VolumeGroups,
   volumeGroups,
 } from "./fluid-allocation.js";
@@ -133,6 +134,8 @@ interface Season {
   readonly last: number;
   /** The volume of each day of the season from the plan's today (`day` 0) to its last day. */
   readonly volumes: Float64Array;
+  /** `volumeGroups` of the season's days from each day on (`tailGroups`), once a plan with a stock asks. */
+  tails: readonly VolumeGroups[] | null;
   /**
    * The plan's Thompson draw of every price's expected sales a day at volume 1, and the uniform each date's draw
    * from its plan's mix of two prices takes (by day from the plan's today, drawn in order as far as asked).
@@ -164,6 +167,8 @@ interface ProductBelief {
   /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
   readonly volumes: Float64Array;
   readonly daysLeft: number;
+  /** Whether `volumes` are the season's from the date on (else the date lies outside the plan's season). */
+  readonly inSeason: boolean;
   /** The date's `dayNumber`. */
   readonly day: number;
   readonly season: Season;
@@ -348,6 +353,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         date: todayDate,
         last,
         volumes,
+        tails: null,
         thompson: null,
         memos: { mean: fluidMemo(), drawn: fluidMemo(), curve: fluidMemo() },
         guard: [],
@@ -357,11 +363,11 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       view.season = season;
     }
     const daysLeft = season.last - at + 1;
-    const volumes =
-      daysLeft >= 1 && at >= today
-        ? season.volumes.subarray(at - today)
-        : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
-    return { view, volumes, daysLeft, day: at, season };
+    const inSeason = daysLeft >= 1 && at >= today;
+    const volumes = inSeason
+      ? season.volumes.subarray(at - today)
+      : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
+    return { view, volumes, daysLeft, inSeason, day: at, season };
   };
 
   /**
@@ -381,6 +387,14 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const k = Math.max(0, day);
     while (thompson.picks.length <= k) thompson.picks.push(thompson.rng());
     return { sales: thompson.sales, pick: thompson.picks[k] as number };
+  };
+
+  /** The days left of `belief`'s date grouped by volume (`volumeGroups`), from the season's tails where it can. */
+  const groupsOf = (belief: ProductBelief): VolumeGroups => {
+    if (!belief.inSeason) return volumeGroups(belief.volumes);
+    const season = belief.season;
+    season.tails ??= tailGroups(season.volumes);
+    return season.tails[belief.day - season.today] ?? volumeGroups(belief.volumes);
   };
 
   /** The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use. */
@@ -481,7 +495,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once.
       let groups: VolumeGroups | undefined;
       const plan = (sales: readonly number[], memo: FluidMemo) => {
-        if (groups === undefined && Number.isFinite(stock)) groups = volumeGroups(volumes);
+        if (groups === undefined && Number.isFinite(stock)) groups = groupsOf(belief);
         return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups, memo);
       };
       const { memos } = belief.season;
