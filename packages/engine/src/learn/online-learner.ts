@@ -445,10 +445,13 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const g = belief.view.posterior[k];
     if (g === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
     const scale = (price / (belief.view.prices[k] ?? price)) ** -belief.view.fitted.elasticity;
+    // The planned promotion's day is the season's own volume (`volumeOn`, the same product to the bit).
     const volume =
-      (belief.view.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
-      calendarLift(belief.view.fitted, belief.day) *
-      liftOn(belief.view.fitted, belief.day, promoted);
+      promoted === undefined && belief.inSeason
+        ? (belief.volumes[0] as number)
+        : (belief.view.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
+          calendarLift(belief.view.fitted, belief.day) *
+          liftOn(belief.view.fitted, belief.day, promoted);
     const draws = bandDraws(belief, state.product.product_id, k);
     let byVolume = draws.walked.get(price);
     const known = byVolume?.get(volume);
@@ -486,7 +489,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     ): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const { distribution, prices, byPrice, posterior, meanRates, meanSales, curveSales } = belief.view;
+      const { distribution, prices, byPrice, posterior, meanSales, curveSales } = belief.view;
       const { volumes, daysLeft } = belief;
       const id = state.product.product_id;
       const thompson = thompsonOf(belief, id, belief.day - belief.season.today);
@@ -507,16 +510,19 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const drawn = pick(plan(thompson.sales, memos.drawn), true);
       // Today's margin of price `i` at `rate`, net of the mean plan's bid on the stock.
       const marginAt = (i: number, rate: number) => ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap(rate);
-      const worth = prices.map((_, i) => marginAt(i, meanRates[i] ?? 0));
+      // (At the posterior mean, whose expected sales the view keeps.)
+      const worth = prices.map((p, i) => (p - unitCost - meanPlan.bid) * (meanSales[i] ?? 0));
       // `cautious` raises the price above the prices sold at on the posterior mean's word only for a clear gain, as it
       // leaves them on a draw's (`riseOrStay`).
       const meanChoice = pick(meanPlan, false);
       const mean = exploration === "cautious" ? riseOrStay(meanChoice, worth, byPrice) : meanChoice;
       // The same at the rate the price could still have, by how little it has been tried for the days left.
-      const hopeful = posterior.map((g, i) => {
+      const hopeful = (i: number) => {
+        const g = posterior[i];
+        if (g === undefined) return 0;
         const z = optimism(daysLeft, prices.length, byPrice[i]?.exposure ?? 0);
         return marginAt(i, (g.shape + z * Math.sqrt(g.shape)) / g.rate);
-      });
+      };
       // `off` does not explore: the posterior mean's price, inside the prices sold at.
       const sampled =
         exploration === "off"
@@ -528,14 +534,14 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // chosen against both the rule and the curve, rests on its own few weeks of sales: it must beat the anchor in
       // `RULE_CONFIDENCE` of the posterior's draws (their own stream, so the choice's draws stay as they were).
       // `free` trusts every draw.
+      // The curve's plan only where the guard may ask it.
       const rule = rulePrice === undefined ? -1 : ruleIndex(prices, rulePrice);
-      const curve = pick(plan(curveSales, memos.curve), false);
+      const asks = exploration !== "free" && rulePrice !== undefined && sampled !== rule;
+      const curve = asks ? pick(plan(curveSales, memos.curve), false) : -1;
       const anchor = belief.view.anchors[curve] === true ? curve : rule;
       const held =
-        exploration !== "free" &&
-        rulePrice !== undefined &&
+        asks &&
         anchor >= 0 &&
-        sampled !== rule &&
         sampled !== curve &&
         (sampled === mean || (worth[sampled] ?? 0) > (worth[anchor] ?? 0)) &&
         !beatsAnchor(
@@ -599,7 +605,7 @@ function affordable(
   drawn: number,
   mean: number,
   worth: readonly number[],
-  hopeful: readonly number[],
+  hopeful: (i: number) => number,
   byPrice: readonly PriceSales[],
 ): boolean {
   if (drawn === mean) return true;
@@ -609,7 +615,7 @@ function affordable(
   // A price with under `CONFIRM_DAYS` of sales is still being tried: one unlucky day must not shut it for good.
   if ((byPrice[drawn]?.exposure ?? 0) < CONFIRM_DAYS) return true;
   const best = worth[mean] ?? 0;
-  return (hopeful[drawn] ?? 0) >= best - EXPLORE_COST * Math.abs(best);
+  return hopeful(drawn) >= best - EXPLORE_COST * Math.abs(best);
 }
 
 /** The first and last of the learner's prices with sales, null without any. */
