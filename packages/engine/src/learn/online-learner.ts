@@ -371,10 +371,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   };
 
   /**
-   * The plan's Thompson draw (expected sales a day at each price) and the uniform of the date `day` days from its
-   * today, drawn on first use.
+   * The uniform of the date `day` days from the plan's today, for its draw from the Thompson draw's mix of two
+   * prices; the plan's Thompson draw (`drawnSales`) is drawn on first use, the uniforms after it in order.
    */
-  const thompsonOf = (belief: ProductBelief, id: string, day: number) => {
+  const thompsonPick = (belief: ProductBelief, id: string, day: number): number => {
     const season = belief.season;
     let thompson = season.thompson;
     if (thompson === null) {
@@ -386,7 +386,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     }
     const k = Math.max(0, day);
     while (thompson.picks.length <= k) thompson.picks.push(thompson.rng());
-    return { sales: thompson.sales, pick: thompson.picks[k] as number };
+    return thompson.picks[k] as number;
   };
 
   /** The days left of `belief`'s date grouped by volume (`volumeGroups`), from the season's tails where it can. */
@@ -489,74 +489,118 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     ): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const { distribution, prices, byPrice, posterior, meanSales, curveSales } = belief.view;
-      const { volumes, daysLeft } = belief;
+      const view = belief.view;
+      const { distribution, prices, byPrice, meanSales, curveSales } = view;
       const id = state.product.product_id;
-      const thompson = thompsonOf(belief, id, belief.day - belief.season.today);
+      const season = belief.season;
+      const u = thompsonPick(belief, id, belief.day - season.today);
       const unitCost = state.product.unit_cost ?? 0;
-      const cap = (rate: number) => expectedDemand(distribution, rate);
-      // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once.
-      let groups: VolumeGroups | undefined;
-      const plan = (sales: readonly number[], memo: FluidMemo) => {
-        if (groups === undefined && Number.isFinite(stock)) groups = groupsOf(belief);
-        return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups, memo);
-      };
-      const { memos } = belief.season;
-      const pick = (c: FluidChoice, draw: boolean): number => {
-        const lower = draw ? thompson.pick < c.lowerBidWeight : c.lowerBidWeight > 0.5;
-        return lower ? c.lowerBidIndex : c.index;
-      };
-      const meanPlan = plan(meanSales, memos.mean);
-      const drawn = pick(plan(thompson.sales, memos.drawn), true);
-      // Today's margin of price `i` at `rate`, net of the mean plan's bid on the stock.
-      const marginAt = (i: number, rate: number) => ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap(rate);
-      // (At the posterior mean, whose expected sales the view keeps.)
-      const worth = prices.map((p, i) => (p - unitCost - meanPlan.bid) * (meanSales[i] ?? 0));
+      // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once. Plain calls, not
+      // closures: a row is priced ~9,000 times a plan.
+      const groups = Number.isFinite(stock) ? groupsOf(belief) : undefined;
+      const { memos } = season;
+      const meanPlan = planDay(prices, unitCost, meanSales, belief.volumes, stock, groups, memos.mean);
+      const drawnPlan = planDay(
+        prices,
+        unitCost,
+        drawnSales(season),
+        belief.volumes,
+        stock,
+        groups,
+        memos.drawn,
+      );
+      const drawn = u < drawnPlan.lowerBidWeight ? drawnPlan.lowerBidIndex : drawnPlan.index;
+      const bid = meanPlan.bid;
+      // Today's margin of each price at the posterior mean (whose expected sales the view keeps), net of the mean
+      // plan's bid on the stock.
+      const worth = new Array<number>(prices.length);
+      for (let i = 0; i < prices.length; i++)
+        worth[i] = ((prices[i] ?? 0) - unitCost - bid) * (meanSales[i] ?? 0);
       // `cautious` raises the price above the prices sold at on the posterior mean's word only for a clear gain, as it
       // leaves them on a draw's (`riseOrStay`).
-      const meanChoice = pick(meanPlan, false);
+      const meanChoice = meanPlan.lowerBidWeight > 0.5 ? meanPlan.lowerBidIndex : meanPlan.index;
       const mean = exploration === "cautious" ? riseOrStay(meanChoice, worth, byPrice) : meanChoice;
-      // The same at the rate the price could still have, by how little it has been tried for the days left.
-      const hopeful = (i: number) => {
-        const g = posterior[i];
-        if (g === undefined) return 0;
-        const z = optimism(daysLeft, prices.length, byPrice[i]?.exposure ?? 0);
-        return marginAt(i, (g.shape + z * Math.sqrt(g.shape)) / g.rate);
-      };
       // `off` does not explore: the posterior mean's price, inside the prices sold at.
       const sampled =
         exploration === "off"
           ? mean
-          : exploration === "free" || affordable(drawn, mean, worth, hopeful, byPrice)
+          : exploration === "free" ||
+              affordable(
+                drawn,
+                mean,
+                worth,
+                (i) => hopefulMargin(view, i, belief.daysLeft, unitCost, bid),
+                byPrice,
+              )
             ? drawn
             : mean;
       // A price the posterior mean rates above the anchor's (the curve's where `anchors` allows, else the rule's),
       // chosen against both the rule and the curve, rests on its own few weeks of sales: it must beat the anchor in
       // `RULE_CONFIDENCE` of the posterior's draws (their own stream, so the choice's draws stay as they were).
-      // `free` trusts every draw.
-      // The curve's plan only where the guard may ask it.
+      // `free` trusts every draw. The curve's plan only where the guard may ask it.
       const rule = rulePrice === undefined ? -1 : ruleIndex(prices, rulePrice);
       const asks = exploration !== "free" && rulePrice !== undefined && sampled !== rule;
-      const curve = asks ? pick(plan(curveSales, memos.curve), false) : -1;
-      const anchor = belief.view.anchors[curve] === true ? curve : rule;
+      let curve = -1;
+      if (asks) {
+        const c = planDay(prices, unitCost, curveSales, belief.volumes, stock, groups, memos.curve);
+        curve = c.lowerBidWeight > 0.5 ? c.lowerBidIndex : c.index;
+      }
+      const anchor = view.anchors[curve] === true ? curve : rule;
       const held =
         asks &&
         anchor >= 0 &&
         sampled !== curve &&
         (sampled === mean || (worth[sampled] ?? 0) > (worth[anchor] ?? 0)) &&
-        !beatsAnchor(
-          sampled,
-          anchor,
-          (i, rates) => marginAt(i, rates[i] ?? 0),
-          (k) => guardDraw(belief, id, k),
-        );
+        !beatsAnchor(sampled, anchor, prices, unitCost, bid, distribution, (k) => guardDraw(belief, id, k));
       const charged = held ? anchor : sampled;
       const price = prices[charged] ?? state.product.base_price;
       const units = unitsOf(belief, state, stock, price);
-      const outside = belief.view.observed !== null && leavesRange(price, belief.view.observed);
-      return { price, ...units, exploratory: sampled !== mean || outside };
+      const outside = view.observed !== null && leavesRange(price, view.observed);
+      return {
+        price,
+        expectedUnits: units.expectedUnits,
+        unitsP10: units.unitsP10,
+        unitsP90: units.unitsP90,
+        exploratory: sampled !== mean || outside,
+      };
     },
   };
+}
+
+/** The fluid plan of one date (`fluidChoice`) through its plan's memo. */
+function planDay(
+  prices: readonly number[],
+  unitCost: number,
+  sales: readonly number[],
+  volumes: Float64Array,
+  stock: number,
+  groups: VolumeGroups | undefined,
+  memo: FluidMemo,
+): FluidChoice {
+  return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups, memo);
+}
+
+/** The plan's Thompson draw's expected sales (drawn by `thompsonPick` before any date reads them). */
+function drawnSales(season: Season): readonly number[] {
+  return season.thompson?.sales ?? [];
+}
+
+/**
+ * Today's margin of price `i` at the rate it could still have, by how little it has been tried for the days left
+ * (`optimism`), net of the mean plan's `bid`.
+ */
+function hopefulMargin(
+  view: ProductView,
+  i: number,
+  daysLeft: number,
+  unitCost: number,
+  bid: number,
+): number {
+  const g = view.posterior[i];
+  if (g === undefined) return 0;
+  const z = optimism(daysLeft, view.prices.length, view.byPrice[i]?.exposure ?? 0);
+  const rate = (g.shape + z * Math.sqrt(g.shape)) / g.rate;
+  return ((view.prices[i] ?? 0) - unitCost - bid) * expectedDemand(view.distribution, rate);
 }
 
 /**
@@ -571,21 +615,28 @@ function ruleIndex(prices: readonly number[], rulePrice: number): number {
 
 /**
  * Whether the price `chosen` earns more than the anchor's price (`anchor`) in at least `RULE_CONFIDENCE` of
- * `RULE_DRAWS` posterior draws (`draw(k)`, each every price's rate; `margin` is a price's margin at a draw's rates).
+ * `RULE_DRAWS` posterior draws (`draw(k)`, each every price's rate), each price's margin net of the mean plan's `bid`.
  * The count stops once it is decided either way: the draws serve this question alone, so the answer is the full
  * count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
  */
 function beatsAnchor(
   chosen: number,
   anchor: number,
-  margin: (i: number, rates: readonly number[]) => number,
+  prices: readonly number[],
+  unitCost: number,
+  bid: number,
+  distribution: DemandDistribution,
   draw: (k: number) => readonly number[],
 ): boolean {
   const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
+  const chosenMargin = (prices[chosen] ?? 0) - unitCost - bid;
+  const anchorMargin = (prices[anchor] ?? 0) - unitCost - bid;
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
     const rates = draw(k);
-    if (margin(chosen, rates) > margin(anchor, rates)) wins++;
+    const atChosen = chosenMargin * expectedDemand(distribution, rates[chosen] ?? 0);
+    const atAnchor = anchorMargin * expectedDemand(distribution, rates[anchor] ?? 0);
+    if (atChosen > atAnchor) wins++;
     if (wins >= needed) return true;
     if (k + 1 - wins > RULE_DRAWS - needed) return false;
   }
