@@ -1,4 +1,4 @@
-import { addDays, dateToMs, dayNumber, weekdayOf, weekdayOfDay } from "../base/calendar.js";
+import { addDays, dateToMs, dayNumber, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
@@ -724,9 +724,10 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
   for (const r of history) {
     if (isStockOutDay(r)) continue;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
+    const day = dayNumber(r.date);
     const volume =
-      (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
-      calendarLift(fitted, dayNumber(r.date)) *
+      (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) *
+      calendarLift(fitted, day) *
       levelOn(fitted, r.date) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
     const mean = modelRate(fitted, r.price) * volume;
