@@ -156,16 +156,35 @@ export function tailGroups(volumes: ArrayLike<number>): VolumeGroups[] {
   for (let d = volumes.length - 1; d >= 0; d--) {
     const v = volumes[d] ?? 0;
     // SameValueZero, as the Map of `volumeGroups` matches its keys.
-    const at = distinct.findIndex((x) => x === v || (Number.isNaN(x) && Number.isNaN(v)));
-    if (at < 0) {
-      distinct = [v, ...distinct];
-      days = [1, ...days];
-    } else {
-      const count = (days[at] ?? 0) + 1;
-      distinct = [v, ...distinct.slice(0, at), ...distinct.slice(at + 1)];
-      days = [count, ...days.slice(0, at), ...days.slice(at + 1)];
+    let at = -1;
+    for (let g = 0; g < distinct.length; g++) {
+      const x = distinct[g] as number;
+      if (x === v || (Number.isNaN(x) && Number.isNaN(v))) {
+        at = g;
+        break;
+      }
     }
-    out[d] = { volumes: distinct, days, least: Math.min(...distinct), most: Math.max(...distinct) };
+    // Fresh arrays per tail (each tail's groups are kept): the volume first, the others in their order.
+    const n = at < 0 ? distinct.length + 1 : distinct.length;
+    const nextDistinct = new Array<number>(n);
+    const nextDays = new Array<number>(n);
+    nextDistinct[0] = v;
+    nextDays[0] = at < 0 ? 1 : (days[at] ?? 0) + 1;
+    let least = v;
+    let most = v;
+    for (let g = 0, k = 1; g < distinct.length; g++) {
+      if (g === at) continue;
+      const x = distinct[g] as number;
+      nextDistinct[k] = x;
+      nextDays[k] = days[g] as number;
+      k++;
+      // Math.min / max of a list is their fold, so this is `volumeGroups`' Math.min(...distinct) to the bit.
+      least = Math.min(least, x);
+      most = Math.max(most, x);
+    }
+    distinct = nextDistinct;
+    days = nextDays;
+    out[d] = { volumes: distinct, days, least, most };
   }
   return out;
 }

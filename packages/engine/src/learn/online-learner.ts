@@ -158,7 +158,15 @@ interface BandDraws {
    * Bands already walked, by price then day volume, with the last count each walk read: a plan asks the same price
    * on many days of one volume (a weekday), and while the stock lies beyond that count it cannot move the band.
    */
-  readonly walked: Map<number, Map<number, { readonly band: LearnedUnits; readonly reach: number }>>;
+  readonly walked: WalkedBand[];
+}
+
+/** A band walked at a price and a day volume, and the last count its walk read (`mixtureBand`'s reach). */
+interface WalkedBand {
+  readonly price: number;
+  readonly volume: number;
+  readonly band: LearnedUnits;
+  readonly reach: number;
 }
 
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`): its view, and the date's days left. */
@@ -421,7 +429,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         weeks[j] = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
         sampleGammaParts(rng, shape, gammas, j);
       }
-      draws = { weeks, gammas, walked: new Map() };
+      draws = { weeks, gammas, walked: [] };
       belief.season.bands[k] = draws;
     }
     return draws;
@@ -453,16 +461,23 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           calendarLift(belief.view.fitted, belief.day) *
           liftOn(belief.view.fitted, belief.day, promoted);
     const draws = bandDraws(belief, state.product.product_id, k);
-    let byVolume = draws.walked.get(price);
-    const known = byVolume?.get(volume);
-    if (known !== undefined && Math.floor(stock) > known.reach) return known.band;
+    // A plan asks a few prices at a few volumes (its weekdays): a short list, scanned.
+    const walked = draws.walked;
+    let known = -1;
+    for (let i = 0; i < walked.length; i++) {
+      const w = walked[i] as WalkedBand;
+      if (w.price === price && Object.is(w.volume, volume)) {
+        known = i;
+        break;
+      }
+    }
+    const seen = walked[known];
+    if (seen !== undefined && Math.floor(stock) > seen.reach) return seen.band;
     const band = unitsQuantiles(draws, g.rate / scale, volume, stock, belief.view.distribution, walk);
     if (walk.units < Number.POSITIVE_INFINITY) {
-      if (byVolume === undefined) {
-        byVolume = new Map();
-        draws.walked.set(price, byVolume);
-      }
-      byVolume.set(volume, { band, reach: walk.units });
+      const entry = { price, volume, band, reach: walk.units };
+      if (seen === undefined) walked.push(entry);
+      else walked[known] = entry;
     }
     return band;
   };
