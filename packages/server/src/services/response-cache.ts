@@ -1,8 +1,16 @@
 import type { TaggedJson } from "@pricing/http-adapter";
 
+/** The bytes an entry holds: its identity bytes and each of its codings. */
+function sizeOf(body: TaggedJson): number {
+  let size = body.bytes.byteLength;
+  for (const coded of Object.values(body.coded ?? {})) size += coded.bytes.byteLength;
+  return size;
+}
+
 /**
- * Serialized responses of persisted runs with their ETags, bounded by total bytes, least recently used out first.
- * Runs are immutable, so an entry never goes stale: a run deleted by retention is simply never asked for again.
+ * Serialized responses of persisted runs with their ETags and codings, bounded by total bytes, least recently used
+ * out first. Runs are immutable, so an entry never goes stale: a run deleted by retention is simply never asked
+ * for again.
  */
 export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
   const entries = new Map<string, TaggedJson>();
@@ -17,16 +25,17 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
       return hit;
     },
     set(key: string, body: TaggedJson): void {
-      if (body.bytes.byteLength > maxBytes) return;
+      const size = sizeOf(body);
+      if (size > maxBytes) return;
       const old = entries.get(key);
-      if (old) bytes -= old.bytes.byteLength;
+      if (old) bytes -= sizeOf(old);
       entries.delete(key);
       entries.set(key, body);
-      bytes += body.bytes.byteLength;
+      bytes += size;
       for (const [k, v] of entries) {
         if (bytes <= maxBytes) break;
         entries.delete(k);
-        bytes -= v.bytes.byteLength;
+        bytes -= sizeOf(v);
       }
     },
     get size(): number {
