@@ -25,6 +25,7 @@ import {
 import type { BenchFixture, Section, SectionResult } from "./http-section.js";
 import { type LoadResult, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
+import { processTreeSeconds } from "./process-cpu.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const READ_COMPANY = "bench-v2";
@@ -158,13 +159,27 @@ function prepare(fixture: BenchFixture): Promise<ReadSetup> {
   return setup;
 }
 
-function measure(
+/**
+ * The load at `url` after a 2 s warm-up, with the CPU the process tree of `pid` spent per request while measured:
+ * unlike req/s and latencies, it does not depend on what else the shared machine runs.
+ */
+async function measure(
   fixture: BenchFixture,
+  pid: number | undefined,
   url: string,
   headers: Record<string, string>,
   duration: number,
-): Promise<LoadResult> {
-  return runLoad({ url, headers, connections: CONNECTIONS, seconds: duration, scratchDir: fixture.dataDir });
+): Promise<LoadResult & { cpuUsPerRequest: number | null }> {
+  const spec = { url, headers, connections: CONNECTIONS, seconds: duration, scratchDir: fixture.dataDir };
+  await runLoad({ ...spec, seconds: 2 }, 0);
+  const before = pid === undefined ? null : processTreeSeconds(pid);
+  const result = await runLoad(spec, 0);
+  const after = pid === undefined ? null : processTreeSeconds(pid);
+  const cpuUsPerRequest =
+    before === null || after === null || result.requests === 0
+      ? null
+      : ((after - before) * 1e6) / result.requests;
+  return { ...result, cpuUsPerRequest };
 }
 
 const ACCEPT: Record<Coding, Record<string, string>> = {
@@ -177,7 +192,13 @@ function bareRoute(coding: Coding, name: string): Section {
     name,
     async run(fixture, opts) {
       const s = await prepare(fixture);
-      const result = await measure(fixture, `${s.bareUrl}/v2/recommendations`, ACCEPT[coding], opts.duration);
+      const result = await measure(
+        fixture,
+        s.bare.pid,
+        `${s.bareUrl}/v2/recommendations`,
+        ACCEPT[coding],
+        opts.duration,
+      );
       const bare = {
         name: `${name} (${(s.bytes[coding] / 1024).toFixed(0)} KiB)`,
         ...result,
@@ -197,6 +218,7 @@ function readRecommendations(coding: Coding, name: string): Section {
       const s = await prepare(fixture);
       const result = await measure(
         fixture,
+        fixture.serverPid,
         `${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`,
         { authorization: `Bearer ${s.token}`, ...ACCEPT[coding] },
         opts.duration,
