@@ -42,7 +42,8 @@ export async function readRecommendations(
  * `readRecommendations` serialized with its ETag, and gzip and brotli codings with theirs (`taggedJson`), from
  * `ctx.responses` when the same run and filter were read before: runs are immutable, so neither the bytes nor
  * their tags go stale. The tag is the bytes' own hash, so every replica and every restart gives the same one; the
- * codings are made once here, off the event loop, so a read served from the cache compresses nothing.
+ * codings are made once here, off the event loop, so a read served from the cache compresses nothing, and the
+ * reads that miss together (every partner polling a new run) share one serialization and compression.
  */
 export async function readRecommendationsJson(
   ctx: ServerContext,
@@ -56,13 +57,9 @@ export async function readRecommendationsJson(
     input.product_id ?? "",
     input.explain ? "explain" : "",
   ].join("|");
-  let body = ctx.responses.get(key);
-  if (body === undefined) {
+  return ctx.responses.getOrMake(key, async () => {
     const response = await readRun(ctx, input, run);
     // Checked once here, since the route sends these bytes without its serializer.
-    const bytes = Buffer.from(JSON.stringify(recommendationsResponseSchema.parse(response)));
-    body = await taggedJson(bytes);
-    ctx.responses.set(key, body);
-  }
-  return body;
+    return taggedJson(Buffer.from(JSON.stringify(recommendationsResponseSchema.parse(response))));
+  });
 }
