@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { strongEtag } from "./conditional-get.js";
 import { codedEtag, MIN_CODED_BYTES, negotiateCoding, taggedJson } from "./content-coding.js";
+import { renderOpenApiDocument } from "./openapi-document.js";
 import type { TaggedJson } from "./services.js";
 import { bearer, COMPANY, startAdapterApp } from "./test-support/adapter-app.js";
 
@@ -144,5 +145,22 @@ describe("GET /v2/recommendations in the coding the client accepts", () => {
     expect(res.headers["content-encoding"]).toBeUndefined();
     expect(res.headers.vary).toBe("Accept-Encoding");
     expect(res.rawPayload.equals(body)).toBe(true);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("states Accept-Encoding, Content-Encoding and Vary on the coded read only", async () => {
+    type Operation = {
+      parameters?: { $ref?: string }[];
+      responses: Record<string, { headers?: Record<string, unknown> }>;
+    };
+    const doc = (await renderOpenApiDocument()) as { paths: Record<string, { get: Operation }> };
+    const read = doc.paths["/v2/recommendations"]?.get;
+    expect(read?.parameters).toContainEqual({ $ref: "#/components/parameters/AcceptEncoding" });
+    expect(Object.keys(read?.responses["200"]?.headers ?? {})).toEqual(["ETag", "Content-Encoding", "Vary"]);
+    expect(Object.keys(read?.responses["304"]?.headers ?? {})).toEqual(["ETag", "Vary"]);
+    const runs = doc.paths["/v2/runs"]?.get;
+    expect(runs?.parameters).not.toContainEqual({ $ref: "#/components/parameters/AcceptEncoding" });
+    expect(Object.keys(runs?.responses["200"]?.headers ?? {})).toEqual(["ETag"]);
   });
 });

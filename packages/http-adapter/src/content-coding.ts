@@ -4,6 +4,13 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { strongEtag } from "./conditional-get.js";
 import type { ContentCoding, TaggedBytes, TaggedJson } from "./services.js";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Set on routes that answer through `codedRepresentation`, so the OpenAPI document states their codings. */
+    contentCoding?: boolean;
+  }
+}
+
 /** The codings a cached representation is stored in, the smaller first: it wins when the client ranks them equally. */
 export const CONTENT_CODINGS: readonly ContentCoding[] = ["br", "gzip"];
 

@@ -14,7 +14,7 @@ export const GET_RECOMMENDATIONS_ERROR_CODES = [...DATA_ROUTE_ERROR_CODES, "no_r
 export function registerGetRecommendations(app: FastifyInstance, deps: RouteDeps): void {
   app.withTypeProvider<ZodTypeProvider>().route({
     method: "GET",
-    config: { etag: true },
+    config: { etag: true, contentCoding: true },
     url: "/v2/recommendations",
     schema: {
       operationId: "getRecommendations",
