@@ -31,6 +31,7 @@ import {
 import pg from "pg";
 import { type LoadResult, loadGenerator, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
+import { CLOCK_TICKS, processSeconds } from "./process-cpu.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CLI = path.join(ROOT, "packages/server/src/cli.ts");
@@ -78,23 +79,6 @@ const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new D
 
 // ---------------------------------------------------------------------------------------------------------------
 // CPU accounting from /proc: which process used the two cores while the batch ran.
-
-const CLOCK_TICKS = 100;
-
-/** CPU seconds of a process (every thread), or with `thread`, of that thread alone (the main one: `pid` again). */
-function processSeconds(pid: number, thread?: number): number {
-  try {
-    const stat = readFileSync(
-      thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
-      "utf8",
-    );
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * CPU seconds of the PostgreSQL backends serving our database (by pid, from pg_stat_activity): the server is shared
