@@ -181,11 +181,11 @@ class ReplayTrainer {
         r < b / 2 && fresh > 0
           ? newFrom + Math.floor(this.rng() * fresh)
           : Math.floor(this.rng() * this.rows);
-      batch.x.set(this.x.subarray(row * f, (row + 1) * f), r * f);
-      batch.m.set(this.margins.subarray(row * a, (row + 1) * a), r * a);
-      batch.r.set(this.rates.subarray(row * a, (row + 1) * a), r * a);
-      batch.y.set(this.y.subarray(row * out, (row + 1) * out), r * out);
-      batch.w.set(this.w.subarray(row * out, (row + 1) * out), r * out);
+      copyRow(this.x, batch.x, row, r, f);
+      copyRow(this.margins, batch.m, row, r, a);
+      copyRow(this.rates, batch.r, row, r, a);
+      copyRow(this.y, batch.y, row, r, out);
+      copyRow(this.w, batch.w, row, r, out);
     }
     const loss = this.net.trainStep(
       this.optimizer,
@@ -211,6 +211,16 @@ class ReplayTrainer {
   dispose(): void {
     this.net.dispose();
   }
+}
+
+/**
+ * Row `from` of `src` into row `to` of `dst` (rows of `width` values). A plain loop: `set(subarray(...))` allocates
+ * a view per call, and a gradient step copies five rows per sampled state (1.3 M copies for 100 products).
+ */
+function copyRow(src: Float32Array, dst: Float32Array, from: number, to: number, width: number): void {
+  const s = from * width;
+  const d = to * width;
+  for (let j = 0; j < width; j++) dst[d + j] = src[s + j] as number;
 }
 
 /** A product still learning on some day, with the stock levels its simulated episodes visit each day. */
