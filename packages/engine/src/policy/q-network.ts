@@ -393,6 +393,17 @@ export class QNetwork {
     return loss;
   }
 
+  /** Replaces the weights (`fromArrays` order and shapes), e.g. with another thread's network's `toArrays()`. */
+  setWeights(arrays: readonly Float32Array[]): void {
+    if (arrays.length !== this.weights.length) throw new RangeError("wrong number of weight tensors");
+    this.weights.forEach((w, i) => {
+      const source = at(arrays, i);
+      if (source.length !== w.length) throw new RangeError(`weight tensor ${i} has the wrong size`);
+      w.set(source);
+    });
+    this.stale = true;
+  }
+
   variables(): tf.Variable[] {
     return this.layers.flatMap((l) => [l.kernel, l.bias]);
   }
