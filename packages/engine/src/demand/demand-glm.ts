@@ -248,8 +248,30 @@ export function fitDemandGlm(
     [mu, trial] = [trial, mu];
     converged = largest < 1e-8;
   }
-  const variances = positiveDefinite ? inverseDiagonal(hess, free) : null;
-  const stdErrors = Array.from({ length: PARAMS }, (_, j) => {
+  // The covariance only when asked: a fit that is only a start or a round's means (half of a plan's) never reads it.
+  let stdErrors: number[] | undefined;
+  const information = positiveDefinite ? hess : null;
+  return {
+    theta: [...theta],
+    get stdErrors() {
+      stdErrors ??= standardErrors(information, free, index, prior);
+      return stdErrors;
+    },
+    iterations,
+    converged,
+    means: mu,
+  };
+}
+
+/** Posterior standard deviations from the penalised information of the free parameters (null: singular). */
+function standardErrors(
+  information: Float64Array | null,
+  free: number,
+  index: Int8Array,
+  prior: GlmPrior,
+): number[] {
+  const variances = information === null ? null : inverseDiagonal(information, free);
+  return Array.from({ length: PARAMS }, (_, j) => {
     const ij = index[j] ?? -1;
     if (ij < 0) {
       const prec = prior.precision[j] ?? 0;
@@ -257,7 +279,6 @@ export function fitDemandGlm(
     }
     return variances ? Math.sqrt(variances[ij] ?? Number.NaN) : Number.NaN;
   });
-  return { theta: [...theta], stdErrors, iterations, converged, means: mu };
 }
 
 /** The fitted mean of every observation (units per day), offset included. */

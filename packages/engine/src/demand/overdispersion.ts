@@ -62,11 +62,9 @@ function logLik(counts: Counts, mu: Float64Array, alpha: number): number {
   for (let i = 0; i < mu.length; i++) {
     const y = units[i] ?? 0;
     const m = mu[i] ?? 0;
-    ll +=
-      (lgYR[counts.index[i] ?? 0] ?? Number.NaN) -
-      lgR +
-      r * Math.log(r / (r + m)) +
-      y * Math.log(Math.max(m, 1e-300) / (r + m));
+    const common = (lgYR[counts.index[i] ?? 0] ?? Number.NaN) - lgR + r * Math.log(r / (r + m));
+    // A day without sales has no second term (0 times a finite log): many days of a slow product.
+    ll += y === 0 ? common : common + y * Math.log(Math.max(m, 1e-300) / (r + m));
   }
   return ll;
 }
