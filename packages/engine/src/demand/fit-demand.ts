@@ -1,4 +1,4 @@
-import { dayNumber, daysBetween, weekdayOf, weekdayOfDay } from "../base/calendar.js";
+import { dayNumber, daysBetween, weekdayOfDay } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { holidayOfEve } from "../base/holiday-calendar.js";
 import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
@@ -391,23 +391,33 @@ function prepare(
     promoted: new Float64Array(n),
     offset: new Float64Array(n),
   };
+  // Each date read once, as its day number: the weekday and the week follow from it.
   const day = new Int32Array(n);
   let lastDate = usable[0]?.date ?? "";
-  for (const r of usable) if (r.date > lastDate) lastDate = r.date;
+  let lastDay = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const date = usable[i]?.date ?? "";
+    const d = dayNumber(date);
+    day[i] = d;
+    if (d > lastDay) {
+      lastDay = d;
+      lastDate = date;
+    }
+  }
   const week = new Int32Array(n);
   const prices = new Set<number>();
   let sum = 0;
   let hasPromotions = false;
   usable.forEach((r, i) => {
+    const d = day[i] ?? 0;
     data.units[i] = r.units_sold;
-    data.weekday[i] = weekdayOf(r.date);
+    data.weekday[i] = weekdayOfDay(d);
     const logPrice = Math.log(r.price / reference);
     data.logPrice[i] = logPrice;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     data.promoted[i] = promoted;
     if (promoted > 0) hasPromotions = true;
-    week[i] = Math.floor(daysBetween(r.date, lastDate) / 7);
-    day[i] = dayNumber(r.date);
+    week[i] = Math.floor((lastDay - d) / 7);
     sum += logPrice;
     prices.add(r.price);
   });
