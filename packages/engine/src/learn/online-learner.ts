@@ -39,6 +39,7 @@ import {
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 import {
   type FluidChoice,
+  type FluidInput,
   type FluidMemo,
   fluidChoice,
   fluidMemo,
@@ -592,8 +593,22 @@ function planDay(
   groups: VolumeGroups | undefined,
   memo: FluidMemo,
 ): FluidChoice {
-  return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups, memo);
+  // One input object for every call (`fluidChoice` keeps nothing of it): three plans a row, ~27,000 a plan.
+  dayInput.prices = prices;
+  dayInput.unitCost = unitCost;
+  dayInput.sales = sales;
+  dayInput.volumes = volumes;
+  dayInput.stock = stock;
+  return fluidChoice(dayInput, groups, memo);
 }
+
+const dayInput: { -readonly [K in keyof FluidInput]: FluidInput[K] } = {
+  prices: [],
+  unitCost: 0,
+  sales: [],
+  volumes: [],
+  stock: 0,
+};
 
 /** The plan's Thompson draw's expected sales (drawn by `thompsonPick` before any date reads them). */
 function drawnSales(season: Season): readonly number[] {
@@ -736,6 +751,9 @@ interface DayEvidence {
  */
 function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence[] {
   const out: DayEvidence[] = [];
+  // A price is held for days on end: its model rate (a power) is worked out once per run of days.
+  let ratePrice = Number.NaN;
+  let rate = 0;
   for (const r of history) {
     if (isStockOutDay(r)) continue;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
@@ -745,7 +763,11 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
       calendarLift(fitted, day) *
       levelOn(fitted, r.date) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
-    const mean = modelRate(fitted, r.price) * volume;
+    if (!Object.is(r.price, ratePrice)) {
+      ratePrice = r.price;
+      rate = modelRate(fitted, r.price);
+    }
+    const mean = rate * volume;
     out.push({
       price: r.price,
       units: r.units_sold,
@@ -825,13 +847,22 @@ function salesByGridPrice(
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
+  // The factor (a power) from the price charged to its grid price, once per run of days at one price.
+  let movedPrice = Number.NaN;
+  let movedTo = Number.NaN;
+  let moved = 1;
   for (const d of days) {
     if (d.price < first - halfStep || d.price > last + halfStep) continue;
     const k = nearestPriceIndex(prices, d.price);
     const p = prices[k];
     const b = blocks[k];
     if (p === undefined || b === undefined) continue;
-    addDay(b, d, d.volume * (d.price / p) ** -fitted.elasticity);
+    if (!Object.is(d.price, movedPrice) || !Object.is(p, movedTo)) {
+      movedPrice = d.price;
+      movedTo = p;
+      moved = (d.price / p) ** -fitted.elasticity;
+    }
+    addDay(b, d, d.volume * moved);
   }
   return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
 }
