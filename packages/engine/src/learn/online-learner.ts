@@ -251,9 +251,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
-    const list = rows.get(r.product_id) ?? [];
-    list.push(r);
-    rows.set(r.product_id, list);
+    const list = rows.get(r.product_id);
+    if (list === undefined) rows.set(r.product_id, [r]);
+    else list.push(r);
   }
 
   /**
