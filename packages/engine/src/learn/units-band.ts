@@ -92,13 +92,30 @@ export function mixtureBand(
     const judged = p10 >= 0 && cdf > 0.9;
     const step = (units + r) / (units + 1);
     const nextStep = (units + 1 + r) / (units + 2);
+    if (!judged) {
+      // Before p90 no tail is bounded: the terms alone, the law's branch taken once per count.
+      if (alpha > 0) {
+        for (let k = 0; k < count; k++) {
+          const next = (terms[k] as number) * (step * (ratios[k] as number));
+          terms[k] = next;
+          mixed += next / count;
+        }
+      } else {
+        for (let k = 0; k < count; k++) {
+          const next = (terms[k] as number) * ((ratios[k] as number) / (units + 1));
+          terms[k] = next;
+          mixed += next / count;
+        }
+      }
+      continue;
+    }
     for (let k = 0; k < count; k++) {
       const ratio = ratios[k] as number;
       const factor = alpha > 0 ? step * ratio : ratio / (units + 1);
       const next = (terms[k] as number) * factor;
       terms[k] = next;
       mixed += next / count;
-      if (!judged || next === 0) continue;
+      if (next === 0) continue;
       // Past the mode the ratios fall (NB2 with r >= 1, Poisson) or approach q from below (r < 1): bounded by
       // the next one, or by q.
       const bound = alpha > 0 ? Math.max(nextStep * ratio, r < 1 ? ratio : 0) : ratio / (units + 2);
