@@ -137,6 +137,10 @@ interface BisectionPath {
   /** The shared index whose sales the last step up (`lo`) and down (`hi`) took; -1 where none did. */
   readonly loBest: number;
   readonly hiBest: number;
+  /** `bestAt` `hi` and `lo` for the last first day's volume asked. */
+  today: number;
+  index: number;
+  lowerBidIndex: number;
 }
 
 interface BidNode {
@@ -284,7 +288,12 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
       known.hiBest < 0
         ? salesAt(input, known.hi, volumes, sharedOf(input, known.hi, volumes))
         : salesAt(input, known.hi, volumes, known.hiBest);
-    return endOf(input, today, known.lo, known.hi, sLo, sHi);
+    if (!Object.is(known.today, today)) {
+      known.today = today;
+      known.index = bestAt(input, known.hi, today);
+      known.lowerBidIndex = bestAt(input, known.lo, today);
+    }
+    return endOf(input, known.index, known.lowerBidIndex, known.hi, sLo, sHi);
   }
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
@@ -328,8 +337,13 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
     node = node === null ? null : below ? node.below : node.above;
   }
   if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes, sharedOf(input, hi, volumes));
-  if (memo !== undefined) memo.path = bests.includes(-1) ? null : { bests, fits, lo, hi, loBest, hiBest };
-  return endOf(input, today, lo, hi, sLo, sHi);
+  const index = bestAt(input, hi, today);
+  const lowerBidIndex = bestAt(input, lo, today);
+  if (memo !== undefined)
+    memo.path = bests.includes(-1)
+      ? null
+      : { bests, fits, lo, hi, loBest, hiBest, today, index, lowerBidIndex };
+  return endOf(input, index, lowerBidIndex, hi, sLo, sHi);
 }
 
 /** Whether this call's stock and days left answer the indices of `path` as they were answered. */
@@ -341,20 +355,15 @@ function samePath(input: FluidInput, groups: VolumeGroups, path: BisectionPath):
   return true;
 }
 
-/** The choice at the bisection's ends. */
+/** The choice at the bisection's ends (`index` and `lowerBidIndex`: `bestAt` `hi` and `lo` on the first day). */
 function endOf(
   input: FluidInput,
-  today: number,
-  lo: number,
+  index: number,
+  lowerBidIndex: number,
   hi: number,
   sLo: number,
   sHi: number,
 ): FluidChoice {
   const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
-  return {
-    index: bestAt(input, hi, today),
-    lowerBidIndex: bestAt(input, lo, today),
-    lowerBidWeight: weight,
-    bid: hi,
-  };
+  return { index, lowerBidIndex, lowerBidWeight: weight, bid: hi };
 }
