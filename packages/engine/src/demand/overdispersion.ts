@@ -152,7 +152,9 @@ function brentMaximum(
       q = Math.abs(q);
       const previousStep = e;
       e = d;
-      if (Math.abs(p) < Math.abs(0.5 * q * previousStep) && p > q * (a - x) && p < q * (b - x)) {
+      // The parabola's step is taken only if under half the step before last and inside the bracket.
+      const halfOfStepBeforeLast = Math.abs(0.5 * q * previousStep);
+      if (Math.abs(p) < halfOfStepBeforeLast && p > q * (a - x) && p < q * (b - x)) {
         d = p / q;
         const u = x + d;
         if (u - a < 2 * tol || b - u < 2 * tol) d = middle >= x ? tol : -tol;
