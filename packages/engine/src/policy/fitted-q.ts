@@ -37,8 +37,8 @@ export interface TrainOptions {
   /** Milliseconds clock, injectable for tests of the time budget. */
   readonly now?: () => number;
   /**
-   * Threads computing the backward pass's targets: 1 or 2 (the same policy bit for bit). Default: 2 from
-   * THREADS_FROM_PRODUCTS products on.
+   * Threads computing the backward pass's targets (and, in `trainArtifact`, the safety check): 1 or 2, the same
+   * policy bit for bit. Default: 2 from THREADS_FROM_PRODUCTS products on.
    */
   readonly threads?: 1 | 2;
 }
@@ -48,6 +48,11 @@ export interface TrainOptions {
  * start-up (loading TensorFlow in the thread) and saves about a second per 20 products on a 60-day season.
  */
 const THREADS_FROM_PRODUCTS = 20;
+
+/** Threads a training of `products` products runs on (the safety check's included, see `trainArtifact`). */
+export function trainingThreads(options: Pick<TrainOptions, "threads">, products: number): 1 | 2 {
+  return options.threads ?? (products >= THREADS_FROM_PRODUCTS ? 2 : 1);
+}
 
 /** Exploration of the simulated episodes, in log price: a per-episode bias and a daily jitter around the fluid price. */
 const EXPLORE_BIAS = 0.12;
@@ -389,10 +394,7 @@ export async function trainPolicy(
   const simulator = buildSimulator(input);
   const { models } = simulator;
   const trainer = createTrainer(models, cfg, rng);
-  const thread =
-    (options.threads ?? (models.length >= THREADS_FROM_PRODUCTS ? 2 : 1)) > 1
-      ? startTargetsThread(input, cfg.hidden)
-      : null;
+  const thread = trainingThreads(options, models.length) > 1 ? startTargetsThread(input, cfg.hidden) : null;
   // An abort or error mid-training must still free the variables and Adam moments (not tidy-scoped).
   try {
     const learners = models.map((m) => {

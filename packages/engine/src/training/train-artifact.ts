@@ -1,5 +1,5 @@
 import { type PolicyArtifact, serializeArtifact } from "../artifact/policy-artifact.js";
-import { type TrainOptions, trainPolicy } from "../policy/fitted-q.js";
+import { type TrainOptions, trainingThreads, trainPolicy } from "../policy/fitted-q.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import {
   type PrecomputedMargins,
@@ -45,20 +45,21 @@ async function marginsInTwoThreads(
  * Trains a policy, keeps it per product only where its worst-case margin over the fit's plausible demand
  * models beats the rule's (`safePolicyImprovement`; elsewhere the artifact prices by the rule), measures it
  * against the rule exactly under the fitted model, and returns it as an artifact (what the worker thread sends
- * back). The check's exact evaluations run in a second thread alongside (`startSafetyThread`): the same margins,
- * most of them off the training's critical path. The policies' tensors are released before returning.
+ * back). With two threads (`trainingThreads`), the check's exact evaluations run in a second one alongside
+ * (`startSafetyThread`): the same margins, most of them off the training's critical path. The policies' tensors are released before returning.
  */
 export async function trainArtifact(
   rawInput: TrainingInputInput,
   options: TrainOptions = {},
 ): Promise<PolicyArtifact> {
   const input = TrainingInputSchema.parse(rawInput);
-  const thread = startSafetyThread(input, SAFETY_Z);
+  const thread =
+    trainingThreads(options, input.products.length) > 1 ? startSafetyThread(input, SAFETY_Z) : null;
   let trained: RlPolicy | undefined;
   let safe: ReturnType<typeof safePolicyImprovement> | undefined;
   try {
     trained = await trainPolicy(input, options);
-    const margins = await marginsInTwoThreads(trained, input, thread);
+    const margins = thread === null ? {} : await marginsInTwoThreads(trained, input, thread);
     safe = safePolicyImprovement(trained, input, SAFETY_Z, margins);
     const rules = new Map<string, RuleParams>();
     for (const p of input.products) if (p.ruleParams) rules.set(p.setup.productId, p.ruleParams);
@@ -68,7 +69,7 @@ export async function trainArtifact(
       ruleParams: rules,
     });
   } finally {
-    thread.terminate();
+    thread?.terminate();
     safe?.policy.dispose();
     trained?.dispose();
   }
