@@ -176,8 +176,7 @@ function learningPlanRow(runs: number): { row: string[]; p50: number } {
   const states = [...marketStates(market).values()];
   const cpu: number[] = [];
   let size = 0;
-  // Run 0 is not timed: a process's first plan also loads the fit's linear algebra (mathjs, ~0.7 s) and warms the
-  // JIT, which a plan worker pays once, not per company.
+  // Run 0 is not timed: a process's first plan also warms the JIT, which a plan worker pays once, not per company.
   for (let k = 0; k <= runs; k++) {
     const before = process.cpuUsage();
     const plan = planWithLearning({

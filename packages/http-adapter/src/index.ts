@@ -1,5 +1,12 @@
 export { ClientGoneError } from "./client-gone.js";
 export { ifNoneMatchMatches, strongEtag } from "./conditional-get.js";
+export {
+  CONTENT_CODINGS,
+  codedEtag,
+  MIN_CODED_BYTES,
+  negotiateCoding,
+  taggedJson,
+} from "./content-coding.js";
 export { type ErrorTranslator, toApiError } from "./error-handler.js";
 export {
   ApiError,
@@ -49,9 +56,11 @@ export * from "./schemas/runs.js";
 export * from "./schemas/webhooks.js";
 export type {
   AuthService,
+  ContentCoding,
   PricingService,
   Principal,
   ReadinessCheck,
   RequestContext,
+  TaggedBytes,
   TaggedJson,
 } from "./services.js";

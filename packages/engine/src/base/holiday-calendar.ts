@@ -50,16 +50,31 @@ export function feastHolidays(year: number): number[] {
   ].map(dayNumber);
 }
 
-/** Holiday of each eve day (day number -> the holiday's day number), by year; built on first use. */
-const evesByYear = new Map<number, Map<number, number>>();
+/**
+ * Each year's days (from its first day's number): the holiday whose eve the day is, NaN where none; built on first
+ * use. A table rather than a map of the eves, and the last year asked kept at hand: the demand fit and the learner
+ * ask about every history day of every product (tens of thousands of calls a plan), and finding the day's year
+ * through a `Date` was most of what a call cost.
+ */
+interface YearEves {
+  readonly first: number;
+  readonly holidays: Float64Array;
+}
+const evesByYear = new Map<number, YearEves>();
+let lastAsked: YearEves | undefined;
 
-function evesOf(year: number): Map<number, number> {
+function evesOf(year: number): YearEves {
   let eves = evesByYear.get(year);
   if (eves === undefined) {
-    eves = new Map();
+    const first = Date.UTC(year, 0, 1) / 86_400_000;
+    const holidays = new Float64Array(Date.UTC(year + 1, 0, 1) / 86_400_000 - first).fill(Number.NaN);
     // A year's eves include the last days of December before the next New Year's Day.
     for (const holiday of [...feastHolidays(year), ...feastHolidays(year + 1)])
-      for (let k = 1; k <= EVE_DAYS; k++) eves.set(holiday - k, holiday);
+      for (let k = 1; k <= EVE_DAYS; k++) {
+        const at = holiday - k - first;
+        if (at >= 0 && at < holidays.length) holidays[at] = holiday;
+      }
+    eves = { first, holidays };
     evesByYear.set(year, eves);
   }
   return eves;
@@ -70,6 +85,11 @@ function evesOf(year: number): Map<number, number> {
  * before it.
  */
 export function holidayOfEve(day: number): number | null {
-  const year = new Date(day * 86_400_000).getUTCFullYear();
-  return evesOf(year).get(day) ?? null;
+  let eves = lastAsked;
+  if (eves === undefined || !(day >= eves.first && day < eves.first + eves.holidays.length)) {
+    eves = evesOf(new Date(day * 86_400_000).getUTCFullYear());
+    lastAsked = eves;
+  }
+  const holiday = eves.holidays[day - eves.first];
+  return holiday === undefined || Number.isNaN(holiday) ? null : holiday;
 }

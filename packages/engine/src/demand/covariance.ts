@@ -1,24 +1,70 @@
-import { createRequire } from "node:module";
-
-type MathJs = typeof import("mathjs");
-
-// mathjs takes about 0.7 s to import (its one entry loads the whole library): loaded on the first fit rather than
-// with the engine, so a process that never fits (most tests, the CLI's other commands) does not pay for it.
-const require = createRequire(import.meta.url);
-let mathjs: MathJs | undefined;
+import { at } from "../base/checked-index.js";
 
 /**
  * Diagonal of A^-1 (the variances when A is a positive-definite information matrix), A row-major n x n; null when
- * A is singular. Through mathjs, the home of the demand model's linear algebra: once per fit, it is not hot.
+ * A is singular.
+ *
+ * mathjs `inv`'s Gauss-Jordan elimination with partial pivoting, written out on numbers: the same operations in the
+ * same order, so the same bits (`covariance.test.ts` checks it against mathjs, the reference). Hand-written because
+ * it measured too slow on the plan's hot path: every fit whose standard errors are read inverts its information
+ * matrix (200 of a 100-product company's fits), and through mathjs's typed functions that was 744 of the demand
+ * fit's 1,690 ms in a profile of `bench:scale`'s plan thread (6 companies), besides about 0.6 s to load mathjs in
+ * each new thread.
  */
 export function inverseDiagonal(a: Float64Array, n: number): Float64Array | null {
-  mathjs ??= require("mathjs") as MathJs;
-  const rows = Array.from({ length: n }, (_, i) => Array.from(a.subarray(i * n, (i + 1) * n)));
-  let inverse: number[][];
-  try {
-    inverse = mathjs.inv(rows);
-  } catch {
-    return null;
+  if (n === 1) {
+    const value = a[0] ?? Number.NaN;
+    return value === 0 ? null : Float64Array.of(1 / value);
   }
-  return Float64Array.from(inverse, (row, i) => row[i] ?? Number.NaN);
+  if (n === 2) {
+    const m00 = a[0] ?? Number.NaN;
+    const m01 = a[1] ?? Number.NaN;
+    const m10 = a[2] ?? Number.NaN;
+    const m11 = a[3] ?? Number.NaN;
+    const det = m00 * m11 - m10 * m01;
+    return det === 0 ? null : Float64Array.of(m11 / det, m00 / det);
+  }
+  if (n < 1) return null;
+  // Rows of A and of B (the identity, in the end the inverse), swapped as whole rows when pivoting.
+  const rowsA = Array.from({ length: n }, (_, i) => a.slice(i * n, (i + 1) * n));
+  const rowsB = Array.from({ length: n }, (_, i) => {
+    const row = new Float64Array(n);
+    row[i] = 1;
+    return row;
+  });
+  for (let c = 0; c < n; c++) {
+    let big = Math.abs(at(rowsA, c)[c] ?? Number.NaN);
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) {
+      const candidate = Math.abs(at(rowsA, r)[c] ?? Number.NaN);
+      if (candidate > big) {
+        big = candidate;
+        pivot = r;
+      }
+    }
+    if (big === 0) return null;
+    if (pivot !== c) {
+      [rowsA[c], rowsA[pivot]] = [at(rowsA, pivot), at(rowsA, c)];
+      [rowsB[c], rowsB[pivot]] = [at(rowsB, pivot), at(rowsB, c)];
+    }
+    const ac = at(rowsA, c);
+    const bc = at(rowsB, c);
+    for (let r = 0; r < n; r++) {
+      const ar = at(rowsA, r);
+      const br = at(rowsB, r);
+      if (r !== c) {
+        const arc = ar[c] ?? Number.NaN;
+        if (arc !== 0) {
+          const f = -arc / (ac[c] ?? Number.NaN);
+          for (let s = c; s < n; s++) ar[s] = (ar[s] ?? Number.NaN) + f * (ac[s] ?? Number.NaN);
+          for (let s = 0; s < n; s++) br[s] = (br[s] ?? Number.NaN) + f * (bc[s] ?? Number.NaN);
+        }
+      } else {
+        const f = ac[c] ?? Number.NaN;
+        for (let s = c; s < n; s++) ar[s] = (ar[s] ?? Number.NaN) / f;
+        for (let s = 0; s < n; s++) br[s] = (br[s] ?? Number.NaN) / f;
+      }
+    }
+  }
+  return Float64Array.from(rowsB, (row, i) => row[i] ?? Number.NaN);
 }

@@ -29,6 +29,8 @@ export interface GlmFit {
   readonly stdErrors: number[];
   readonly iterations: number;
   readonly converged: boolean;
+  /** The fitted mean of every observation at `theta` (what `fittedMeans` gives for it). */
+  readonly means: Float64Array;
 }
 
 export const PARAMS = 9;
@@ -41,26 +43,6 @@ export interface FixedParams {
   readonly promotion?: number;
 }
 
-/** The nonzero entries of one observation's design row: intercept, its weekday dummy, log price, promotion. */
-function designRow(data: GlmData, i: number, cols: Int8Array, vals: Float64Array): number {
-  let k = 0;
-  cols[k] = 0;
-  vals[k++] = 1;
-  const d = data.weekday[i] ?? 0;
-  if (d > 0) {
-    cols[k] = d;
-    vals[k++] = 1;
-  }
-  cols[k] = SLOPE;
-  vals[k++] = data.logPrice[i] ?? Number.NaN;
-  const promoted = data.promoted[i] ?? 0;
-  if (promoted !== 0) {
-    cols[k] = PROMOTION;
-    vals[k++] = promoted;
-  }
-  return k;
-}
-
 function linearPredictor(data: GlmData, theta: Float64Array, i: number): number {
   const d = data.weekday[i] ?? 0;
   return (
@@ -70,6 +52,87 @@ function linearPredictor(data: GlmData, theta: Float64Array, i: number): number 
     (theta[PROMOTION] ?? Number.NaN) * (data.promoted[i] ?? 0) +
     (data.offset[i] ?? 0)
   );
+}
+
+/**
+ * Sums over the days of w times the products of two design columns (intercept, weekday dummy, log price x,
+ * promotion p), each over the days in their order: the information matrix X' W X without its zeros. A row of X
+ * has at most four nonzero entries, so the matrix is a handful of sums; each is added up as the matrix's entry
+ * would be (w x the first column's value x the second's), whose two orders differ only for x p.
+ */
+class WeightedSums {
+  /** Sum of w over all days; per weekday (Monday's unused). */
+  all = 0;
+  readonly byWeekday = new Float64Array(7);
+  /** w x, over all days and per weekday; (w x) x. */
+  x = 0;
+  readonly xByWeekday = new Float64Array(7);
+  xx = 0;
+  /** w p, over all days and per weekday; (w p) p, (w x) p and (w p) x. */
+  p = 0;
+  readonly pByWeekday = new Float64Array(7);
+  pp = 0;
+  xp = 0;
+  px = 0;
+
+  reset(): void {
+    this.all = 0;
+    this.byWeekday.fill(0);
+    this.x = 0;
+    this.xByWeekday.fill(0);
+    this.xx = 0;
+    this.p = 0;
+    this.pByWeekday.fill(0);
+    this.pp = 0;
+    this.xp = 0;
+    this.px = 0;
+  }
+
+  add(w: number, d: number, x: number, p: number): void {
+    this.all += w;
+    const wx = w * x;
+    this.x += wx;
+    this.xx += wx * x;
+    if (d > 0) {
+      this.byWeekday[d] = (this.byWeekday[d] ?? 0) + w;
+      this.xByWeekday[d] = (this.xByWeekday[d] ?? 0) + wx;
+    }
+    if (p !== 0) {
+      const wp = w * p;
+      this.p += wp;
+      this.pp += wp * p;
+      this.xp += wx * p;
+      this.px += wp * x;
+      if (d > 0) this.pByWeekday[d] = (this.pByWeekday[d] ?? 0) + wp;
+    }
+  }
+
+  /** Entry (a, b) of X' W X: a and b are parameter indices (0 intercept, 1..6 weekdays, SLOPE, PROMOTION). */
+  entry(a: number, b: number): number {
+    if (a > b) return this.lower(a, b);
+    if (a === b) return this.diagonal(a);
+    // Above the diagonal the product is taken in the other order; only x p differs by it.
+    if (a === SLOPE && b === PROMOTION) return this.xp;
+    return this.lower(b, a);
+  }
+
+  private diagonal(a: number): number {
+    if (a === 0) return this.all;
+    if (a === SLOPE) return this.xx;
+    if (a === PROMOTION) return this.pp;
+    return this.byWeekday[a] ?? 0;
+  }
+
+  /** a > b. */
+  private lower(a: number, b: number): number {
+    if (a === PROMOTION) {
+      if (b === SLOPE) return this.px;
+      return b === 0 ? this.p : (this.pByWeekday[b] ?? 0);
+    }
+    if (a === SLOPE) return b === 0 ? this.x : (this.xByWeekday[b] ?? 0);
+    // A weekday with the intercept (its dummy is 1 where the intercept is) or with another weekday (never both).
+    return b === 0 ? (this.byWeekday[a] ?? 0) : 0;
+  }
 }
 
 /**
@@ -114,31 +177,42 @@ export function fitDemandGlm(
 
   const grad = new Float64Array(free);
   const hess = new Float64Array(free * free);
-  const cols = new Int8Array(4);
-  const vals = new Float64Array(4);
-  let objective = penalisedLogLik(data, prior, theta, alpha, isFree);
+  const sums = new WeightedSums();
+  // The means at theta, kept from the objective's evaluation there (the next step's weights), and a candidate's.
+  let mu = new Float64Array(n);
+  let trial = new Float64Array(n);
+  let objective = penalisedLogLik(data, prior, theta, alpha, isFree, mu);
   let iterations = 0;
   let converged = false;
   // Whether the last information matrix factored: only then is its inverse a covariance.
   let positiveDefinite = false;
+  const gradWeekday = new Float64Array(7);
   for (; iterations < 100 && !converged; iterations++) {
-    grad.fill(0);
-    hess.fill(0);
+    sums.reset();
+    gradWeekday.fill(0);
+    let gradAll = 0;
+    let gradX = 0;
+    let gradP = 0;
     for (let i = 0; i < n; i++) {
-      const mu = Math.exp(linearPredictor(data, theta, i));
-      const w = mu / (1 + alpha * mu);
-      const r = ((data.units[i] ?? Number.NaN) - mu) / (1 + alpha * mu);
-      const k = designRow(data, i, cols, vals);
-      for (let a = 0; a < k; a++) {
-        const ia = index[cols[a] ?? 0] ?? -1;
-        if (ia < 0) continue;
-        const va = vals[a] ?? Number.NaN;
-        grad[ia] = (grad[ia] ?? Number.NaN) + r * va;
-        for (let b = 0; b < k; b++) {
-          const ib = index[cols[b] ?? 0] ?? -1;
-          if (ib < 0) continue;
-          hess[ia * free + ib] = (hess[ia * free + ib] ?? Number.NaN) + w * va * (vals[b] ?? Number.NaN);
-        }
+      const m = mu[i] ?? Number.NaN;
+      const w = m / (1 + alpha * m);
+      const r = ((data.units[i] ?? Number.NaN) - m) / (1 + alpha * m);
+      const d = data.weekday[i] ?? 0;
+      const x = data.logPrice[i] ?? Number.NaN;
+      const p = data.promoted[i] ?? 0;
+      gradAll += r;
+      if (d > 0) gradWeekday[d] = (gradWeekday[d] ?? 0) + r;
+      gradX += r * x;
+      if (p !== 0) gradP += r * p;
+      sums.add(w, d, x, p);
+    }
+    for (let j = 0; j < PARAMS; j++) {
+      const ij = index[j] ?? -1;
+      if (ij < 0) continue;
+      grad[ij] = j === 0 ? gradAll : j === SLOPE ? gradX : j === PROMOTION ? gradP : (gradWeekday[j] ?? 0);
+      for (let k = 0; k < PARAMS; k++) {
+        const ik = index[k] ?? -1;
+        if (ik >= 0) hess[ij * free + ik] = sums.entry(j, k);
       }
     }
     for (let j = 0; j < PARAMS; j++) {
@@ -159,7 +233,7 @@ export function fitDemandGlm(
         const ij = index[j] ?? -1;
         if (ij >= 0) candidate[j] = (theta[j] ?? Number.NaN) + scale * (step[ij] ?? Number.NaN);
       }
-      const value = penalisedLogLik(data, prior, candidate, alpha, isFree);
+      const value = penalisedLogLik(data, prior, candidate, alpha, isFree, trial);
       if (value >= objective - 1e-12) {
         objective = value;
         accepted = true;
@@ -171,10 +245,33 @@ export function fitDemandGlm(
     let largest = 0;
     for (let j = 0; j < free; j++) largest = Math.max(largest, Math.abs(scale * (step[j] ?? Number.NaN)));
     theta.set(candidate);
+    [mu, trial] = [trial, mu];
     converged = largest < 1e-8;
   }
-  const variances = positiveDefinite ? inverseDiagonal(hess, free) : null;
-  const stdErrors = Array.from({ length: PARAMS }, (_, j) => {
+  // The covariance only when asked: a fit that is only a start or a round's means (half of a plan's) never reads it.
+  let stdErrors: number[] | undefined;
+  const information = positiveDefinite ? hess : null;
+  return {
+    theta: [...theta],
+    get stdErrors() {
+      stdErrors ??= standardErrors(information, free, index, prior);
+      return stdErrors;
+    },
+    iterations,
+    converged,
+    means: mu,
+  };
+}
+
+/** Posterior standard deviations from the penalised information of the free parameters (null: singular). */
+function standardErrors(
+  information: Float64Array | null,
+  free: number,
+  index: Int8Array,
+  prior: GlmPrior,
+): number[] {
+  const variances = information === null ? null : inverseDiagonal(information, free);
+  return Array.from({ length: PARAMS }, (_, j) => {
     const ij = index[j] ?? -1;
     if (ij < 0) {
       const prec = prior.precision[j] ?? 0;
@@ -182,7 +279,6 @@ export function fitDemandGlm(
     }
     return variances ? Math.sqrt(variances[ij] ?? Number.NaN) : Number.NaN;
   });
-  return { theta: [...theta], stdErrors, iterations, converged };
 }
 
 /** The fitted mean of every observation (units per day), offset included. */
@@ -199,27 +295,20 @@ export function fittedMeans(data: GlmData, theta: readonly number[]): Float64Arr
  * Cox-Reid adjustment of the over-dispersion's profile likelihood.
  */
 export function logDetInformation(data: GlmData, mu: Float64Array, alpha: number): number {
-  const cols = new Int8Array(4);
-  const vals = new Float64Array(4);
-  const info = new Float64Array(PARAMS * PARAMS);
+  const sums = new WeightedSums();
   for (let i = 0; i < mu.length; i++) {
     const m = mu[i] ?? 0;
-    const w = m / (1 + alpha * m);
-    const k = designRow(data, i, cols, vals);
-    for (let a = 0; a < k; a++)
-      for (let b = 0; b < k; b++) {
-        const at = (cols[a] ?? 0) * PARAMS + (cols[b] ?? 0);
-        info[at] = (info[at] ?? 0) + w * (vals[a] ?? 0) * (vals[b] ?? 0);
-      }
+    sums.add(m / (1 + alpha * m), data.weekday[i] ?? 0, data.logPrice[i] ?? 0, data.promoted[i] ?? 0);
   }
-  const used = Array.from({ length: PARAMS }, (_, j) => j).filter((j) => (info[j * PARAMS + j] ?? 0) > 1e-12);
+  const used: number[] = [];
+  for (let j = 0; j < PARAMS; j++) if (sums.entry(j, j) > 1e-12) used.push(j);
   const m = used.length;
   // Cholesky in place: log det = 2 sum log diag(L).
   const l = new Float64Array(m * m);
   let logDet = 0;
   for (let i = 0; i < m; i++)
     for (let j = 0; j <= i; j++) {
-      let s = info[(used[i] ?? 0) * PARAMS + (used[j] ?? 0)] ?? 0;
+      let s = sums.entry(used[i] ?? 0, used[j] ?? 0);
       for (let k = 0; k < j; k++) s -= (l[i * m + k] ?? 0) * (l[j * m + k] ?? 0);
       if (i === j) {
         const d = Math.sqrt(Math.max(s, 1e-12));
@@ -232,23 +321,27 @@ export function logDetInformation(data: GlmData, mu: Float64Array, alpha: number
   return logDet;
 }
 
-/** The NB2 log-likelihood of y at mean mu, up to terms free of mu (Poisson at alpha 0). */
-function kernel(y: number, eta: number, alpha: number): number {
-  if (alpha <= 0) return y * eta - Math.exp(eta);
-  const mu = Math.exp(eta);
-  return y * eta - (y + 1 / alpha) * Math.log1p(alpha * mu);
-}
-
+/**
+ * The penalised log-likelihood at `theta` (NB2 kernel: the log-likelihood up to terms free of the means; Poisson at
+ * alpha 0), writing each observation's mean into `mu` (the next Newton step's weights when theta is accepted).
+ */
 function penalisedLogLik(
   data: GlmData,
   prior: GlmPrior,
   theta: Float64Array,
   alpha: number,
   isFree: readonly boolean[],
+  mu: Float64Array,
 ): number {
   let ll = 0;
-  for (let i = 0; i < data.units.length; i++)
-    ll += kernel(data.units[i] ?? Number.NaN, linearPredictor(data, theta, i), alpha);
+  const inverse = 1 / alpha;
+  for (let i = 0; i < data.units.length; i++) {
+    const y = data.units[i] ?? Number.NaN;
+    const eta = linearPredictor(data, theta, i);
+    const m = Math.exp(eta);
+    mu[i] = m;
+    ll += alpha <= 0 ? y * eta - m : y * eta - (y + inverse) * Math.log1p(alpha * m);
+  }
   for (let j = 0; j < PARAMS; j++) {
     if (!isFree[j]) continue;
     const dev = (theta[j] ?? Number.NaN) - (prior.mean[j] ?? 0);

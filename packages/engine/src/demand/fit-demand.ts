@@ -1,4 +1,4 @@
-import { dayNumber, daysBetween, weekdayOf, weekdayOfDay } from "../base/calendar.js";
+import { dayNumber, daysBetween, weekdayOfDay } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { holidayOfEve } from "../base/holiday-calendar.js";
 import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
@@ -263,11 +263,13 @@ export function fitDemand(
     prepared.map((p, i) => ({
       day: p.day,
       units: p.data.units,
-      mu: fittedMeans(p.data, poisson[i]?.fit.theta ?? []),
+      mu: poisson[i]?.fit.means ?? fittedMeans(p.data, []),
     })),
   );
   const first = prepared.map((p, i) => {
-    const calendar = Float64Array.from(p.day, (d) => (holidayOfEve(d) === null ? 0 : lift.logLift));
+    const calendar = new Float64Array(p.day.length);
+    for (let k = 0; k < calendar.length; k++)
+      calendar[k] = holidayOfEve(p.day[k] ?? 0) === null ? 0 : lift.logLift;
     const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
     return firstFit({ ...p, data: { ...p.data, offset: calendar } }, weakPrior, priorE, start);
   });
@@ -389,23 +391,33 @@ function prepare(
     promoted: new Float64Array(n),
     offset: new Float64Array(n),
   };
+  // Each date read once, as its day number: the weekday and the week follow from it.
   const day = new Int32Array(n);
   let lastDate = usable[0]?.date ?? "";
-  for (const r of usable) if (r.date > lastDate) lastDate = r.date;
+  let lastDay = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const date = usable[i]?.date ?? "";
+    const d = dayNumber(date);
+    day[i] = d;
+    if (d > lastDay) {
+      lastDay = d;
+      lastDate = date;
+    }
+  }
   const week = new Int32Array(n);
   const prices = new Set<number>();
   let sum = 0;
   let hasPromotions = false;
   usable.forEach((r, i) => {
+    const d = day[i] ?? 0;
     data.units[i] = r.units_sold;
-    data.weekday[i] = weekdayOf(r.date);
+    data.weekday[i] = weekdayOfDay(d);
     const logPrice = Math.log(r.price / reference);
     data.logPrice[i] = logPrice;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     data.promoted[i] = promoted;
     if (promoted > 0) hasPromotions = true;
-    week[i] = Math.floor(daysBetween(r.date, lastDate) / 7);
-    day[i] = dayNumber(r.date);
+    week[i] = Math.floor((lastDay - d) / 7);
     sum += logPrice;
     prices.add(r.price);
   });
@@ -441,14 +453,22 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
   const flat = p.data;
   let offset = flat.offset;
   let logLevel = new Float64Array(flat.units.length);
+  // The means without the level: the start's, then each round's fit's read against the calendar alone.
+  let unlevelled = fittedMeans(flat, current.fit.theta);
   // The rounds read the level at the cheap moment alpha; the last fit's alpha is the likelihood's.
-  let alpha = momentOverdispersion(flat.units, fittedMeans(flat, current.fit.theta));
+  let alpha = momentOverdispersion(flat.units, unlevelled);
   let level = { lastVariance: 0, stepVariance: 0, strayVariance: 0, moves: false };
   for (let round = 0; round < LEVEL_ROUNDS; round++) {
     // The level is read against the means without it.
-    const walk = weeklyLevel(p.week, flat.units, fittedMeans(flat, current.fit.theta), alpha);
-    logLevel = Float64Array.from(p.week, (w) => walk.logLevels[w] ?? 0);
-    offset = Float64Array.from(logLevel, (l, i) => l + (flat.offset[i] ?? 0));
+    if (round > 0) unlevelled = fittedMeans(flat, current.fit.theta);
+    const walk = weeklyLevel(p.week, flat.units, unlevelled, alpha);
+    logLevel = new Float64Array(p.week.length);
+    offset = new Float64Array(p.week.length);
+    for (let i = 0; i < logLevel.length; i++) {
+      const l = walk.logLevels[p.week[i] ?? 0] ?? 0;
+      logLevel[i] = l;
+      offset[i] = l + (flat.offset[i] ?? 0);
+    }
     level = {
       lastVariance: walk.lastVariance,
       stepVariance: walk.stepVariance,
@@ -457,14 +477,15 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     };
     const data = { ...flat, offset };
     current = fitConstrained({ ...p, data }, prior, fallbackElasticity, alpha, current.fit.theta);
-    alpha = momentOverdispersion(data.units, fittedMeans(data, current.fit.theta));
+    alpha = momentOverdispersion(data.units, current.fit.means);
   }
   const data = { ...flat, offset };
-  alpha = estimateOverdispersion(data, fittedMeans(data, current.fit.theta));
+  // The last round's fit is of these data: its means are theirs.
+  alpha = estimateOverdispersion(data, current.fit.means);
   return {
     ...current,
     alpha,
-    alphaSe: overdispersionSe(data, fittedMeans(data, current.fit.theta), alpha),
+    alphaSe: overdispersionSe(data, current.fit.means, alpha),
     offset,
     logLevel,
     levelVariance: level.lastVariance + level.stepVariance,
@@ -509,13 +530,20 @@ function toFittedProduct(
   const logFactors = [0, ...fit.theta.slice(1, 7)];
   const raw = logFactors.map((g) => Math.exp(g));
   const meanRaw = raw.reduce((a, b) => a + b, 0) / 7;
-  const byWeek = new Map<number, number>();
-  p.week.forEach((w, i) => {
-    byWeek.set(w, Math.exp(one.logLevel[i] ?? 0));
-  });
-  // The pass-1 level relative to its last week; a block without a usable day keeps its neighbour's.
+  // The pass-1 level relative to its last week (each block's last day's); a block without a usable day keeps its
+  // neighbour's.
+  let blocks = 1;
+  for (const w of p.week) blocks = Math.max(blocks, w + 1);
+  const logOfWeek = new Float64Array(blocks);
+  const hasDay = new Uint8Array(blocks);
+  for (let i = 0; i < p.week.length; i++) {
+    const w = p.week[i] ?? 0;
+    logOfWeek[w] = one.logLevel[i] ?? 0;
+    hasDay[w] = 1;
+  }
   const weekly: number[] = [];
-  for (let w = 0; w <= Math.max(0, ...byWeek.keys()); w++) weekly.push(byWeek.get(w) ?? weekly[w - 1] ?? 1);
+  for (let w = 0; w < blocks; w++)
+    weekly.push(hasDay[w] ? Math.exp(logOfWeek[w] ?? 0) : (weekly[w - 1] ?? 1));
   const seA = at(fit.stdErrors, 0);
   return {
     productId: p.productId,

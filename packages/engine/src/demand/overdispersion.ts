@@ -18,8 +18,36 @@ function logGamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
+/**
+ * The days' units as indices into their distinct values: daily units repeat a few small counts, so log Gamma(y + r)
+ * is computed once per distinct count (the likelihood is evaluated at a dozen alphas, each a pass over the days).
+ */
+interface Counts {
+  readonly units: Float64Array;
+  readonly values: number[];
+  readonly index: Int32Array;
+}
+
+function countsOf(units: Float64Array): Counts {
+  const seen = new Map<number, number>();
+  const values: number[] = [];
+  const index = new Int32Array(units.length);
+  for (let i = 0; i < units.length; i++) {
+    const y = units[i] ?? 0;
+    let k = seen.get(y);
+    if (k === undefined) {
+      k = values.length;
+      seen.set(y, k);
+      values.push(y);
+    }
+    index[i] = k;
+  }
+  return { units, values, index };
+}
+
 /** The NB2 log-likelihood of the units at means `mu` and over-dispersion `alpha` (terms free of both dropped). */
-function logLik(units: Float64Array, mu: Float64Array, alpha: number): number {
+function logLik(counts: Counts, mu: Float64Array, alpha: number): number {
+  const units = counts.units;
   let ll = 0;
   if (alpha <= 0) {
     for (let i = 0; i < mu.length; i++) {
@@ -30,17 +58,20 @@ function logLik(units: Float64Array, mu: Float64Array, alpha: number): number {
   }
   const r = 1 / alpha;
   const lgR = logGamma(r);
+  const lgYR = counts.values.map((y) => logGamma(y + r));
   for (let i = 0; i < mu.length; i++) {
     const y = units[i] ?? 0;
     const m = mu[i] ?? 0;
-    ll += logGamma(y + r) - lgR + r * Math.log(r / (r + m)) + y * Math.log(Math.max(m, 1e-300) / (r + m));
+    const common = (lgYR[counts.index[i] ?? 0] ?? Number.NaN) - lgR + r * Math.log(r / (r + m));
+    // A day without sales has no second term (0 times a finite log): many days of a slow product.
+    ll += y === 0 ? common : common + y * Math.log(Math.max(m, 1e-300) / (r + m));
   }
   return ll;
 }
 
 /** The Cox-Reid adjusted profile log-likelihood of alpha given the means (the adjustment offsets the fitted means' own fit). */
-function adjusted(data: GlmData, mu: Float64Array, alpha: number): number {
-  return logLik(data.units, mu, alpha) - 0.5 * logDetInformation(data, mu, alpha);
+function adjusted(data: GlmData, counts: Counts, mu: Float64Array, alpha: number): number {
+  return logLik(counts, mu, alpha) - 0.5 * logDetInformation(data, mu, alpha);
 }
 
 /**
@@ -70,7 +101,8 @@ export function estimateOverdispersion(data: GlmData, mu: Float64Array): number 
   const start = momentOverdispersion(data.units, mu);
   let lo = Math.log(Math.max(MIN_ALPHA, start / 5));
   let hi = Math.log(Math.min(MAX_ALPHA, Math.max(start * 5, 20 * MIN_ALPHA)));
-  const f = (x: number) => adjusted(data, mu, Math.exp(x));
+  const counts = countsOf(data.units);
+  const f = (x: number) => adjusted(data, counts, mu, Math.exp(x));
   const phi = (Math.sqrt(5) - 1) / 2;
   let x1 = hi - phi * (hi - lo);
   let x2 = lo + phi * (hi - lo);
@@ -92,7 +124,7 @@ export function estimateOverdispersion(data: GlmData, mu: Float64Array): number 
     }
   }
   const best = (lo + hi) / 2;
-  return f(best) > adjusted(data, mu, 0) ? Math.exp(best) : 0;
+  return f(best) > adjusted(data, counts, mu, 0) ? Math.exp(best) : 0;
 }
 
 /**
@@ -103,7 +135,8 @@ export function overdispersionSe(data: GlmData, mu: Float64Array, alpha: number)
   if (!(alpha > 0)) return Number.NaN;
   const h = 0.05;
   const x = Math.log(alpha);
-  const f = (y: number) => adjusted(data, mu, Math.exp(y));
+  const counts = countsOf(data.units);
+  const f = (y: number) => adjusted(data, counts, mu, Math.exp(y));
   const curvature = (f(x + h) - 2 * f(x) + f(x - h)) / (h * h);
   return curvature < 0 ? alpha / Math.sqrt(-curvature) : Number.NaN;
 }

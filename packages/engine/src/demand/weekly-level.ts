@@ -76,10 +76,10 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
   let flatBest = { stray: 0, logLik: Number.NEGATIVE_INFINITY };
   let best = { q: 0, stray: 0, logLik: Number.NEGATIVE_INFINITY };
   for (const stray of STRAY_GRID) {
-    const ll = filter(obs, 0, stray).logLik;
+    const ll = filterLogLik(obs, 0, stray);
     if (ll > flatBest.logLik) flatBest = { stray, logLik: ll };
     for (const q of STEP_GRID) {
-      const ll = filter(obs, q, stray).logLik;
+      const ll = filterLogLik(obs, q, stray);
       if (ll > best.logLik) best = { q, stray, logLik: ll };
     }
   }
@@ -137,6 +137,35 @@ function filter(obs: readonly (WeekObs | null)[], q: number, stray: number): Fil
     variances.push(p);
   });
   return { means, variances, predictedMeans, predictedVariances, logLik };
+}
+
+/**
+ * `filter(obs, q, stray).logLik` without keeping the run: the grid search asks for the likelihood of 50 (q, stray)
+ * pairs and smooths only the best one.
+ */
+function filterLogLik(obs: readonly (WeekObs | null)[], q: number, stray: number): number {
+  let m = 0;
+  let p = DIFFUSE;
+  let logLik = 0;
+  let started = false;
+  for (let w = 0; w < obs.length; w++) {
+    const o = obs[w];
+    const pm = m;
+    const pp = w === 0 ? p : p + q;
+    if (o === null || o === undefined) {
+      m = pm;
+      p = pp;
+    } else {
+      const s = pp + o.v + stray;
+      const innovation = o.z - pm;
+      if (started) logLik += -0.5 * (Math.log(2 * Math.PI * s) + (innovation * innovation) / s);
+      started = true;
+      const gain = pp / s;
+      m = pm + gain * innovation;
+      p = (1 - gain) * pp;
+    }
+  }
+  return logLik;
 }
 
 /** Rauch-Tung-Striebel smoothing of a filter run: each week's level given every week. */

@@ -104,47 +104,152 @@ export function volumeGroups(volumes: ArrayLike<number>): VolumeGroups {
   };
 }
 
-/** Expected season sales under bid `bid`. */
-function salesAt(input: FluidInput, bid: number, groups: VolumeGroups): number {
+/**
+ * What one caller's plans of one product share across its days: the same prices, unit cost and sales (a plan's
+ * posterior mean, say), with the days left and the stock changing. The bisection asks the same bids every day (its
+ * tree of midpoints is fixed by the prices and cost), and `sharedBest`'s answer at a bid depends on the volumes only
+ * through their least and most, so the answers are kept along the tree.
+ */
+export interface FluidMemo {
+  least: number;
+  most: number;
+  /** The answer at bid 0, and the tree of the bisection's midpoints (null until first asked). */
+  zero: number | undefined;
+  root: BidNode | null;
+}
+
+interface BidNode {
+  readonly best: number;
+  /** The next midpoint where the stock held at this one (`hi` moved down), and where it did not. */
+  below: BidNode | null;
+  above: BidNode | null;
+}
+
+export function fluidMemo(): FluidMemo {
+  return { least: Number.NaN, most: Number.NaN, zero: undefined, root: null };
+}
+
+/** `sharedBest` over the groups' volumes, -1 where they do not bound it. */
+function sharedOf(input: FluidInput, bid: number, groups: VolumeGroups): number {
+  return groups.least > 0 && groups.most < Number.POSITIVE_INFINITY
+    ? sharedBest(input, bid, groups.least, groups.most)
+    : -1;
+}
+
+/**
+ * One `fluidChoice`'s season sales by the shared index they were summed for (valid where `totalCalls` holds the
+ * call's number): a bisection visits a few indices 40 times, and each sum is the same arithmetic every time.
+ */
+let totals = new Float64Array(32);
+let totalCalls = new Int32Array(32);
+let call = 0;
+
+/**
+ * `volumeGroups` of every tail of `volumes` (from day `d` to the end, at index `d`), built from the end: a day
+ * added in front moves its volume to the front (its first appearance), so each tail's groups come in the order and
+ * with the counts `volumeGroups` gives it, without a scan of the tail per day.
+ */
+export function tailGroups(volumes: ArrayLike<number>): VolumeGroups[] {
+  const out = new Array<VolumeGroups>(volumes.length);
+  let distinct: number[] = [];
+  let days: number[] = [];
+  for (let d = volumes.length - 1; d >= 0; d--) {
+    const v = volumes[d] ?? 0;
+    // SameValueZero, as the Map of `volumeGroups` matches its keys.
+    const at = distinct.findIndex((x) => x === v || (Number.isNaN(x) && Number.isNaN(v)));
+    if (at < 0) {
+      distinct = [v, ...distinct];
+      days = [1, ...days];
+    } else {
+      const count = (days[at] ?? 0) + 1;
+      distinct = [v, ...distinct.slice(0, at), ...distinct.slice(at + 1)];
+      days = [count, ...days.slice(0, at), ...days.slice(at + 1)];
+    }
+    out[d] = { volumes: distinct, days, least: Math.min(...distinct), most: Math.max(...distinct) };
+  }
+  return out;
+}
+
+/** Expected season sales under bid `bid`, where `shared` is `sharedOf` at that bid. */
+function salesAt(input: FluidInput, bid: number, groups: VolumeGroups, shared: number): number {
   // One scan serves every group unless a near-tie makes the pick depend on the volume.
-  const shared =
-    groups.least > 0 && groups.most < Number.POSITIVE_INFINITY
-      ? sharedBest(input, bid, groups.least, groups.most)
-      : -1;
+  if (shared >= 0 && totalCalls[shared] === call) return totals[shared] as number;
   let total = 0;
   for (let g = 0; g < groups.volumes.length; g++) {
     const volume = groups.volumes[g] ?? 0;
     const best = shared >= 0 ? shared : bestAt(input, bid, volume);
     total += (input.sales[best] ?? 0) * volume * (groups.days[g] ?? 0);
   }
+  if (shared >= 0) {
+    totals[shared] = total;
+    totalCalls[shared] = call;
+  }
   return total;
 }
 
-export function fluidChoice(input: FluidInput, groups?: VolumeGroups): FluidChoice {
+/**
+ * Today's price by the fluid plan. `groups` are `volumeGroups(input.volumes)` where the caller has them; `memo`
+ * (`fluidMemo`) where it plans the same prices, cost and sales on several days.
+ */
+export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: FluidMemo): FluidChoice {
   const today = input.volumes[0] ?? 1;
   const unbound = bestAt(input, 0, today);
   if (!Number.isFinite(input.stock))
     return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   const volumes = groups ?? volumeGroups(input.volumes);
-  const free = salesAt(input, 0, volumes);
+  if (totals.length < input.prices.length) {
+    totals = new Float64Array(2 * input.prices.length);
+    totalCalls = new Int32Array(2 * input.prices.length);
+  }
+  // A new number for this call's sums; at the end of the range the stamps start over.
+  if (call === 2_147_483_647) {
+    call = 0;
+    totalCalls.fill(0);
+  }
+  call++;
+  if (memo !== undefined && (memo.least !== volumes.least || memo.most !== volumes.most)) {
+    memo.least = volumes.least;
+    memo.most = volumes.most;
+    memo.zero = undefined;
+    memo.root = null;
+  }
+  let zero = memo?.zero;
+  if (zero === undefined) {
+    zero = sharedOf(input, 0, volumes);
+    if (memo !== undefined) memo.zero = zero;
+  }
+  const free = salesAt(input, 0, volumes, zero);
   if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
   // The sales at each end, kept from the bisection (NaN: the first `hi` is never evaluated by it).
   let sLo = free;
   let sHi = Number.NaN;
+  // The memo's node of this midpoint, and where a new one hangs (the root, or its parent's side).
+  let node = memo?.root ?? null;
+  let parent: BidNode | null = null;
+  let below = false;
   for (let k = 0; k < BISECTIONS; k++) {
     const mid = (lo + hi) / 2;
-    const sold = salesAt(input, mid, volumes);
-    if (sold <= input.stock) {
+    if (memo !== undefined && node === null) {
+      node = { best: sharedOf(input, mid, volumes), below: null, above: null };
+      if (parent === null) memo.root = node;
+      else if (below) parent.below = node;
+      else parent.above = node;
+    }
+    const sold = salesAt(input, mid, volumes, node === null ? sharedOf(input, mid, volumes) : node.best);
+    below = sold <= input.stock;
+    if (below) {
       hi = mid;
       sHi = sold;
     } else {
       lo = mid;
       sLo = sold;
     }
+    parent = node;
+    node = node === null ? null : below ? node.below : node.above;
   }
-  if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes);
+  if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes, sharedOf(input, hi, volumes));
   const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
   return {
     index: bestAt(input, hi, today),
