@@ -394,6 +394,27 @@ export async function trainPolicy(
   options: TrainOptions = {},
 ): Promise<RlPolicy> {
   const input: TrainingInput = TrainingInputSchema.parse(rawInput);
+  const thread =
+    trainingThreads(options, input.products.length) > 1
+      ? startTargetsThread(input, input.config.hidden)
+      : null;
+  try {
+    return await trainPolicyWith(input, options, thread);
+  } finally {
+    thread?.terminate();
+  }
+}
+
+/**
+ * `trainPolicy` with the caller's second thread (`startTargetsThread` with this input and its config's hidden
+ * layers), or null for one thread; the caller terminates it (`trainArtifact` keeps it for the safety check).
+ */
+export async function trainPolicyWith(
+  rawInput: TrainingInputInput,
+  options: TrainOptions,
+  thread: TargetsThread | null,
+): Promise<RlPolicy> {
+  const input: TrainingInput = TrainingInputSchema.parse(rawInput);
   validateTrainingInput(input);
   const backend = await initTfBackend();
   const cfg = input.config;
@@ -402,7 +423,6 @@ export async function trainPolicy(
   const simulator = buildSimulator(input);
   const { models } = simulator;
   const trainer = createTrainer(models, cfg, rng);
-  const thread = trainingThreads(options, models.length) > 1 ? startTargetsThread(input, cfg.hidden) : null;
   // An abort or error mid-training must still free the variables and Adam moments (not tidy-scoped).
   try {
     const learners = models.map((m) => {
@@ -454,7 +474,6 @@ export async function trainPolicy(
       },
     });
   } finally {
-    thread?.terminate();
     trainer.dispose();
   }
 }
