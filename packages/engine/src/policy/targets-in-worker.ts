@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { threadExecArgv } from "../base/thread-call.js";
 import type { ProductDayRows } from "./bellman-targets.js";
 import type { RlPolicyData } from "./rl-policy.js";
 import type { TrainingInput } from "./training-input.js";
@@ -69,7 +70,7 @@ export function startTargetsThread(
   safetyZ: number | null = null,
 ): TargetsThread {
   const data: TargetsThreadData = { input: { products: input.products }, hidden, safetyZ };
-  const worker = new Worker(WORKER_ENTRY, { workerData: data, execArgv: [] });
+  const worker = new Worker(WORKER_ENTRY, { workerData: data, execArgv: threadExecArgv() });
   let day: Waiter<ProductDayRows[]> | null = null;
   let rule: Waiter<Map<string, number[] | null>> | null = null;
   let policy: Waiter<Map<string, number[]>> | null = null;
