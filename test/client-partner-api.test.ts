@@ -13,6 +13,8 @@ interface Sent {
   url: string;
   headers: Record<string, string>;
   status: number;
+  /** The answer's Content-Encoding; fetch has decoded the body already. */
+  encoding: string | null;
 }
 
 describe("PricingClient: idempotency, conditional reads, history and rollback", () => {
@@ -34,7 +36,13 @@ describe("PricingClient: idempotency, conditional reads, history and rollback", 
           headers.authorization = `${headers.authorization}x`;
         }
         const response = await fetch(url, { ...init, headers });
-        sent.push({ method: init.method ?? "GET", url, headers, status: response.status });
+        sent.push({
+          method: init.method ?? "GET",
+          url,
+          headers,
+          status: response.status,
+          encoding: response.headers.get("content-encoding"),
+        });
         return response;
       },
     });
@@ -91,7 +99,11 @@ describe("PricingClient: idempotency, conditional reads, history and rollback", 
       [200, false],
       [304, true],
     ]);
-    expect(v2("/v2/recommendations?").map((s) => s.status)).toEqual([200, 304]);
+    // fetch asks for gzip by itself and decodes it: the run comes gzipped, and its gzip tag revalidates it.
+    expect(v2("/v2/recommendations?").map((s) => [s.status, s.encoding])).toEqual([
+      [200, "gzip"],
+      [304, null],
+    ]);
 
     await api.computeRecommendations({ company_id: COMPANY });
     const next = await api.listRuns({ company_id: COMPANY });

@@ -1,9 +1,32 @@
-import { strongEtag } from "@pricing/http-adapter";
+import { get } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { codedEtag, strongEtag } from "@pricing/http-adapter";
 import { readRecommendationsJson } from "@pricing/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startV2Harness, type V2Harness } from "./v2-harness.js";
 
 const COMPANY = "etag-co";
+
+interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The bytes as sent, not decoded. */
+  body: Buffer;
+}
+
+/** A GET with node:http, which leaves the body as the server coded it. */
+function rawGet(url: string, headers: Record<string, string>): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on("error", reject);
+    }).on("error", reject);
+  });
+}
 
 describe("conditional GET of persisted runs on the real server", () => {
   let h: V2Harness;
@@ -16,9 +39,14 @@ describe("conditional GET of persisted runs on the real server", () => {
   });
   afterAll(async () => h?.destroy());
 
+  // Identity asked for explicitly: fetch would otherwise ask for gzip and decode it (the codings' own test below).
   const getIf = (path: string, etag?: string) =>
     fetch(`${h.url}${path}`, {
-      headers: { authorization: `Bearer ${token}`, ...(etag === undefined ? {} : { "if-none-match": etag }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        "accept-encoding": "identity",
+        ...(etag === undefined ? {} : { "if-none-match": etag }),
+      },
     });
 
   it("304 while the run is unchanged; 200 with a new ETag after the next run", async () => {
@@ -92,5 +120,56 @@ describe("conditional GET of persisted runs on the real server", () => {
       expect(fresh.bytes.equals(bytes)).toBe(true);
       expect(fresh.etag).toBe(etag);
     }
+  });
+
+  it("sends the run gzipped or in brotli to clients that accept it, each coding with its own tag, on real sockets", async () => {
+    const url = `${h.url}/public/v1/v2/recommendations?company_id=${COMPANY}`;
+    const auth = { authorization: `Bearer ${token}` };
+    const identity = await rawGet(url, { ...auth, "accept-encoding": "identity" });
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.headers.vary).toBe("Accept-Encoding");
+    const identityTag = String(identity.headers.etag);
+    expect(identityTag).toBe(strongEtag(identity.body));
+    const decoders = { gzip: gunzipSync, br: brotliDecompressSync };
+    for (const [accept, coding] of [
+      ["gzip, deflate", "gzip"],
+      ["br, gzip, deflate", "br"],
+    ] as const) {
+      const coded = await rawGet(url, { ...auth, "accept-encoding": accept });
+      expect(coded.status).toBe(200);
+      expect(coded.headers["content-encoding"]).toBe(coding);
+      expect(coded.headers.vary).toBe("Accept-Encoding");
+      expect(Number(coded.headers["content-length"])).toBe(coded.body.byteLength);
+      expect(coded.body.byteLength).toBeLessThan(identity.body.byteLength);
+      expect(decoders[coding](coded.body).equals(identity.body)).toBe(true);
+      const tag = String(coded.headers.etag);
+      expect(tag).toBe(codedEtag(identityTag, coding));
+      // The same coded bytes from the cache on the next read.
+      expect((await rawGet(url, { ...auth, "accept-encoding": accept })).body.equals(coded.body)).toBe(true);
+      const notModified = await rawGet(url, { ...auth, "accept-encoding": accept, "if-none-match": tag });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.etag).toBe(tag);
+      expect(notModified.headers.vary).toBe("Accept-Encoding");
+      expect(notModified.headers["content-encoding"]).toBeUndefined();
+      expect(notModified.body.byteLength).toBe(0);
+      // The identity tag does not validate this coding's bytes: the whole coded answer again.
+      const other = await rawGet(url, { ...auth, "accept-encoding": accept, "if-none-match": identityTag });
+      expect(other.status).toBe(200);
+      expect(other.body.equals(coded.body)).toBe(true);
+    }
+    // fetch (undici) asks for gzip by itself and hands back the decoded bytes.
+    const fetched = await fetch(url, { headers: auth });
+    expect(fetched.headers.get("content-encoding")).toBe("gzip");
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(identity.body)).toBe(true);
+    // A restarted server (or another replica) gives the same tags to the same codings.
+    const restarted = await h.newContext();
+    const fresh = await readRecommendationsJson(restarted, {
+      company_id: COMPANY,
+      runs_ago: 0,
+      explain: false,
+    });
+    await restarted.close();
+    expect(fresh.coded?.gzip?.etag).toBe(codedEtag(identityTag, "gzip"));
+    expect(fresh.coded?.br?.etag).toBe(codedEtag(identityTag, "br"));
   });
 });

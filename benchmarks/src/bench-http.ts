@@ -78,13 +78,25 @@ async function seed(dataDir: string): Promise<BenchFixture["keys"]> {
 }
 
 function table(results: SectionResult[]): string {
-  const header = ["section", "requests", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "target", "pass"];
+  const header = [
+    "section",
+    "requests",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "server CPU µs/req",
+    "non-2xx",
+    "errors",
+    "target",
+    "pass",
+  ];
   const rows = results.map((r) => [
     r.name,
     String(r.requests),
     r.rps.toFixed(0),
     r.p50.toFixed(1),
     r.p99.toFixed(1),
+    r.cpuUsPerRequest == null ? "-" : r.cpuUsPerRequest.toFixed(0),
     String(r.non2xx),
     String(r.errors),
     r.target,
@@ -107,7 +119,7 @@ export async function benchHttp(opts: {
     const keys = await seed(dataDir);
     const server = await startServerProcess(dataDir, { profileDir: opts.profileDir });
     child = server.child;
-    const fixture: BenchFixture = { url: server.url, dataDir, keys };
+    const fixture: BenchFixture = { url: server.url, serverPid: child.pid, dataDir, keys };
     const results: SectionResult[] = [];
     for (const section of SECTIONS) {
       const wanted = opts.only?.split(",");

@@ -4,7 +4,7 @@
  * while the batch runs, all on one PostgreSQL database.
  *
  *   pnpm bench:scale [--companies N] [--products N] [--days N] [--workers 1,2] [--quick]
- *                    [--train-seconds S] [--load-seconds S] [--connections N]
+ *                    [--train-seconds S] [--load-seconds S] [--connections N] [--profile DIR]
  *
  * Defaults: 1,000 companies x 100 products x 90 days (90 days of history and 90-day runs). `--quick`: 20 x 20 x
  * 30 and 3 s of load (flags given still win). The companies share one catalogue (a seeded synthetic market) and
@@ -31,6 +31,7 @@ import {
 import pg from "pg";
 import { type LoadResult, loadGenerator, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
+import { CLOCK_TICKS, processSeconds } from "./process-cpu.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CLI = path.join(ROOT, "packages/server/src/cli.ts");
@@ -46,6 +47,8 @@ const { values: args } = parseArgs({
     "train-seconds": { type: "string", default: "10" },
     "load-seconds": { type: "string" },
     connections: { type: "string", default: "16" },
+    /** Write V8 CPU profiles of every `pricing worker` process (its planning threads included) here. */
+    profile: { type: "string" },
   },
 });
 const quick = args.quick;
@@ -56,6 +59,8 @@ const WORKER_COUNTS = String(args.workers).split(",").map(Number);
 const TRAIN_SECONDS = Number(args["train-seconds"]);
 const LOAD_SECONDS = Number(args["load-seconds"] ?? (quick ? 3 : 10));
 const CONNECTIONS = Number(args.connections);
+const profileFlags =
+  args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`];
 for (const [name, value, min] of [
   ["--companies", COMPANIES, 1],
   ["--products", PRODUCTS, 1],
@@ -72,25 +77,13 @@ const companyId = (i: number) => `scale-${String(i).padStart(4, "0")}`;
 const LOAD_COMPANY = companyId(0);
 const today = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC" }).format(new Date());
 
+/** A daily cron (UTC) twelve hours from `now`: it does not fire during a run of less than half a day. */
+function unusedDailyCron(now: Date): string {
+  return `${now.getUTCMinutes()} ${(now.getUTCHours() + 12) % 24} * * *`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // CPU accounting from /proc: which process used the two cores while the batch ran.
-
-const CLOCK_TICKS = 100;
-
-/** CPU seconds of a process (every thread), or with `thread`, of that thread alone (the main one: `pid` again). */
-function processSeconds(pid: number, thread?: number): number {
-  try {
-    const stat = readFileSync(
-      thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
-      "utf8",
-    );
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * CPU seconds of the PostgreSQL backends serving our database (by pid, from pg_stat_activity): the server is shared
@@ -190,12 +183,21 @@ async function stop(children: readonly ChildProcess[]): Promise<void> {
 }
 
 /** `node --import tsx` directly (not the tsx bin, which forks): the pid we account CPU to is the process. */
-function pricing(argv: string[], env: NodeJS.ProcessEnv, stdio: "pipe" | number): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "--conditions=@pricing/source", CLI, ...argv], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", stdio, stdio === "pipe" ? "pipe" : "inherit"],
-  });
+function pricing(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  stdio: "pipe" | number,
+  nodeFlags: readonly string[] = [],
+): ChildProcess {
+  return spawn(
+    process.execPath,
+    [...nodeFlags, "--import", "tsx", "--conditions=@pricing/source", CLI, ...argv],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", stdio, stdio === "pipe" ? "pipe" : "inherit"],
+    },
+  );
 }
 
 async function startApiReplica(
@@ -391,8 +393,10 @@ async function main(): Promise<void> {
     PRICING_TRAIN_SECONDS: String(TRAIN_SECONDS),
     PRICING_TRAIN_HORIZON_DAYS: String(DAYS),
     PRICING_RUN_DAYS: String(DAYS),
-    // Never during the run: the bench queues the batch itself, as the schedule's firing does.
-    PRICING_BATCH_CRON: "0 0 1 1 *",
+    // Never during the run: the bench queues the batch itself, as the schedule's firing does. A daily time half a
+    // day away, not a yearly one: pg-boss's timekeeper asks cron-parser for the previous firing every 5 s, and
+    // walking back to 1 January took ~1.7 % of a core per worker (profile), which a nightly cron never costs.
+    PRICING_BATCH_CRON: unusedDailyCron(new Date()),
     PRICING_LOG_LEVEL: "info",
     // The limiter still runs on every request; its thresholds are raised above what the load sends.
     PRICING_RATE_LIMITS: JSON.stringify({
@@ -479,7 +483,7 @@ async function main(): Promise<void> {
       // The clock starts with the workers: the first to start queues the missed firing's company jobs (its
       // start-up catch-up), and the batch sent here adds nothing to them (same job ids).
       const t0 = performance.now();
-      workers = Array.from({ length: count }, () => pricing(["worker"], env, "pipe"));
+      workers = Array.from({ length: count }, () => pricing(["worker"], env, "pipe", profileFlags));
       await Promise.all(workers.map((w) => lineFrom(w, "worker started")));
       const pids = workers.map((w) => w.pid ?? 0);
       before = await sample(pids);

@@ -1,15 +1,19 @@
 /**
  * V2 sections of `pnpm bench:http`:
  * - GET /v2/recommendations of a persisted run (100 products x 30 days) at 32 connections, next to a bare Fastify
- *   route serving the same bytes in the same run (targets: p99 <= 25 ms, >= 80 % of the bare route's req/s);
+ *   route serving the same bytes in the same run (targets: p99 <= 25 ms, >= 80 % of the bare route's req/s); then
+ *   both again with `Accept-Encoding: gzip`, as every partner's HTTP client sends it, the bare route serving the
+ *   real route's gzipped bytes;
  * - GET /healthz latency while a training runs on the same server (target: max <= 100 ms);
  * - the nightly batch for 100 companies x 100 products x 90 days, in-process against a SQLite file.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { gunzipSync } from "node:zlib";
 import {
   createServerContext,
   demoScenario,
@@ -21,6 +25,7 @@ import {
 import type { BenchFixture, Section, SectionResult } from "./http-section.js";
 import { type LoadResult, runLoad } from "./load-generator.js";
 import { markdownTable } from "./markdown-table.js";
+import { processTreeSeconds } from "./process-cpu.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const READ_COMPANY = "bench-v2";
@@ -37,12 +42,37 @@ async function token(fixture: BenchFixture): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/** How a read section asks: the JSON as it is, or gzipped. */
+type Coding = "identity" | "gzip";
+
 interface ReadSetup {
   token: string;
   bareUrl: string;
   bare: ChildProcess;
-  bytes: number;
-  bareResult?: SectionResult;
+  bytes: Record<Coding, number>;
+  /** Each coding's bare result, for the ratio of the real route's section that follows it. */
+  bareResult: Partial<Record<Coding, SectionResult>>;
+}
+
+/** A GET with node:http, which leaves the body as the server coded it (fetch would decode it). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          encoding: res.headers["content-encoding"],
+          body: Buffer.concat(chunks),
+        }),
+      );
+      res.on("error", reject);
+    }).on("error", reject);
+  });
 }
 
 let setup: Promise<ReadSetup> | null = null;
@@ -84,19 +114,24 @@ function prepare(fixture: BenchFixture): Promise<ReadSetup> {
       await ctx.close();
     }
     const bearer = await token(fixture);
-    const res = await fetch(`${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`, {
-      headers: { authorization: `Bearer ${bearer}` },
-    });
-    const body = Buffer.from(await res.arrayBuffer());
+    const url = `${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`;
+    const auth = { authorization: `Bearer ${bearer}` };
+    const res = await rawGet(url, { ...auth, "accept-encoding": "identity" });
+    const body = res.body;
     const parsed = JSON.parse(body.toString()) as { recommendations: unknown[] };
     if (res.status !== 200 || parsed.recommendations.length !== 3000) {
       throw new Error(`expected 3000 recommendations, got ${res.status} ${parsed.recommendations?.length}`);
     }
+    const gzipped = await rawGet(url, { ...auth, "accept-encoding": "gzip" });
+    if (gzipped.encoding !== "gzip" || !gunzipSync(gzipped.body).equals(body)) {
+      throw new Error(`expected the same JSON gzipped, got ${gzipped.status} ${gzipped.encoding}`);
+    }
     const file = path.join(fixture.dataDir, "bare-body.json");
     writeFileSync(file, body);
+    writeFileSync(`${file}.gz`, gzipped.body);
     const bare = spawn(
       path.join(ROOT, "node_modules/.bin/tsx"),
-      [path.join(ROOT, "benchmarks/src/bare-json-server.ts"), file],
+      [path.join(ROOT, "benchmarks/src/bare-json-server.ts"), file, `${file}.gz`],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },
@@ -113,54 +148,98 @@ function prepare(fixture: BenchFixture): Promise<ReadSetup> {
     // Its output pipe must not keep the benchmark alive when a run skips the section that stops it.
     bare.unref();
     bare.stdout?.destroy();
-    return { token: bearer, bareUrl, bare, bytes: body.byteLength };
+    return {
+      token: bearer,
+      bareUrl,
+      bare,
+      bytes: { identity: body.byteLength, gzip: gzipped.body.byteLength },
+      bareResult: {},
+    };
   })();
   return setup;
 }
 
-function measure(
+/**
+ * The load at `url` after a 2 s warm-up, with the CPU the process tree of `pid` spent per request while measured:
+ * unlike req/s and latencies, it does not depend on what else the shared machine runs.
+ */
+async function measure(
   fixture: BenchFixture,
+  pid: number | undefined,
   url: string,
   headers: Record<string, string>,
   duration: number,
-): Promise<LoadResult> {
-  return runLoad({ url, headers, connections: CONNECTIONS, seconds: duration, scratchDir: fixture.dataDir });
+): Promise<LoadResult & { cpuUsPerRequest: number | null }> {
+  const spec = { url, headers, connections: CONNECTIONS, seconds: duration, scratchDir: fixture.dataDir };
+  await runLoad({ ...spec, seconds: 2 }, 0);
+  const before = pid === undefined ? null : processTreeSeconds(pid);
+  const result = await runLoad(spec, 0);
+  const after = pid === undefined ? null : processTreeSeconds(pid);
+  const cpuUsPerRequest =
+    before === null || after === null || result.requests === 0
+      ? null
+      : ((after - before) * 1e6) / result.requests;
+  return { ...result, cpuUsPerRequest };
 }
 
-const bareRoute: Section = {
-  name: "GET bare Fastify, same JSON bytes",
-  async run(fixture, opts) {
-    const s = await prepare(fixture);
-    const result = await measure(fixture, `${s.bareUrl}/v2/recommendations`, {}, opts.duration);
-    s.bareResult = {
-      name: `${this.name} (${(s.bytes / 1024).toFixed(0)} KiB)`,
-      ...result,
-      target: "yardstick",
-      pass: null,
-    };
-    return s.bareResult;
-  },
+const ACCEPT: Record<Coding, Record<string, string>> = {
+  identity: {},
+  gzip: { "accept-encoding": "gzip" },
 };
 
-const readRecommendations: Section = {
-  name: "GET /v2/recommendations 100 x 30",
-  async run(fixture, opts) {
-    const s = await prepare(fixture);
-    const result = await measure(
-      fixture,
-      `${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`,
-      { authorization: `Bearer ${s.token}` },
-      opts.duration,
-    );
-    const ratio = s.bareResult ? result.rps / s.bareResult.rps : Number.NaN;
-    return {
-      name: `${this.name} (${(100 * ratio).toFixed(0)} % of bare)`,
-      ...result,
-      target: "p99<=25, >=80% bare",
-      pass: result.p99 <= 25 && ratio >= 0.8 && result.non2xx === 0 && result.errors === 0,
-    };
-  },
-};
+function bareRoute(coding: Coding, name: string): Section {
+  return {
+    name,
+    async run(fixture, opts) {
+      const s = await prepare(fixture);
+      const result = await measure(
+        fixture,
+        s.bare.pid,
+        `${s.bareUrl}/v2/recommendations`,
+        ACCEPT[coding],
+        opts.duration,
+      );
+      const bare = {
+        name: `${name} (${(s.bytes[coding] / 1024).toFixed(0)} KiB)`,
+        ...result,
+        target: "yardstick",
+        pass: null,
+      };
+      s.bareResult[coding] = bare;
+      return bare;
+    },
+  };
+}
+
+/**
+ * The real route next to its bare section. Identity's targets are the issue's; gzip's is the p99 alone: with the
+ * body 12 times smaller the bare route costs ~27 µs of CPU a request, less than the bearer check, run lookup,
+ * rate limit and log line of any real request, so its ratio is reported, not targeted.
+ */
+function readRecommendations(coding: Coding, name: string): Section {
+  return {
+    name,
+    async run(fixture, opts) {
+      const s = await prepare(fixture);
+      const result = await measure(
+        fixture,
+        fixture.serverPid,
+        `${fixture.url}/v2/recommendations?company_id=${READ_COMPANY}`,
+        { authorization: `Bearer ${s.token}`, ...ACCEPT[coding] },
+        opts.duration,
+      );
+      const bare = s.bareResult[coding];
+      const ratio = bare ? result.rps / bare.rps : Number.NaN;
+      const ratioMet = coding === "gzip" || ratio >= 0.8;
+      return {
+        name: `${name} (${(100 * ratio).toFixed(0)} % of bare)`,
+        ...result,
+        target: coding === "gzip" ? "p99<=25" : "p99<=25, >=80% bare",
+        pass: result.p99 <= 25 && ratioMet && result.non2xx === 0 && result.errors === 0,
+      };
+    },
+  };
+}
 
 const healthzWhileTraining: Section = {
   name: "GET /healthz during a training",
@@ -205,8 +284,17 @@ const healthzWhileTraining: Section = {
   },
 };
 
-/** Read-path sections, in run order (the bare route first: the read section reports the ratio to it). */
-export const v2Sections: Section[] = [bareRoute, readRecommendations, healthzWhileTraining];
+/**
+ * Read-path sections, in run order: each coding's bare route first, as its read section reports the ratio to it.
+ * The identity pair keeps the names the issue's acceptance names; `--only "GET bare,GET /v2"` runs all four.
+ */
+export const v2Sections: Section[] = [
+  bareRoute("identity", "GET bare Fastify, same JSON bytes"),
+  readRecommendations("identity", "GET /v2/recommendations 100 x 30"),
+  bareRoute("gzip", "GET bare Fastify, same gzip bytes"),
+  readRecommendations("gzip", "GET /v2/recommendations 100 x 30 gzip"),
+  healthzWhileTraining,
+];
 
 export interface BatchBenchResult {
   companies: number;

@@ -3,6 +3,8 @@ import type { LoadResult } from "./load-generator.js";
 
 export interface BenchFixture {
   url: string;
+  /** The server process (through tsx: its wrapper, whose child runs the server). */
+  serverPid?: number | undefined;
   dataDir: string;
   /** One key pair per partner; every partner is mapped to the bench company. */
   keys: { access_key: string; secret_key: string }[];
@@ -10,6 +12,8 @@ export interface BenchFixture {
 
 export interface SectionResult extends LoadResult {
   name: string;
+  /** CPU microseconds the loaded server spent per request while measured (not while warming up), where known. */
+  cpuUsPerRequest?: number | null;
   target: string;
   pass: boolean | null;
 }

@@ -1192,6 +1192,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description Content codings you decode, with weights (RFC 9110 §12.5.3): gzip and br are served, compressed once per run and filter; without the header, or accepting neither, the JSON as it is. HTTP clients send it themselves (fetch, Python requests, curl --compressed).
+         * @example br, gzip, deflate
+         */
+        AcceptEncoding: string;
+        /**
          * @description ETag(s) of a response you hold, or *: when one matches the current answer (weak comparison), 304 with no body.
          * @example "mB1yQm0c0wKc3QxZ7C8fYd2uJ3i9P4sV"
          */
@@ -1216,8 +1221,12 @@ export interface components {
     headers: {
         /** @description true when this is the stored first response to the request's Idempotency-Key. */
         IdempotentReplayed: "true";
-        /** @description Strong entity tag of the body; persisted runs never change, so neither does their tag. Send it back in If-None-Match. */
+        /** @description Strong entity tag of the body; persisted runs never change, so neither does their tag. Send it back in If-None-Match. A coded answer (Content-Encoding) has its own tag. */
         ETag: string;
+        /** @description The body's coding (gzip or br) when Accept-Encoding asked for one; absent for JSON as it is. Each coding has its own ETag. */
+        ContentEncoding: "gzip" | "br";
+        /** @description Accept-Encoding: the answer's coding, and so its ETag, depend on that header. */
+        Vary: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: string;
     };
@@ -1378,6 +1387,11 @@ export interface operations {
                  * @example "mB1yQm0c0wKc3QxZ7C8fYd2uJ3i9P4sV"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description Content codings you decode, with weights (RFC 9110 §12.5.3): gzip and br are served, compressed once per run and filter; without the header, or accepting neither, the JSON as it is. HTTP clients send it themselves (fetch, Python requests, curl --compressed).
+                 * @example br, gzip, deflate
+                 */
+                "Accept-Encoding"?: components["parameters"]["AcceptEncoding"];
             };
             path?: never;
             cookie?: never;
@@ -1388,6 +1402,8 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1398,6 +1414,7 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;

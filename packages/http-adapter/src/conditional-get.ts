@@ -51,6 +51,8 @@ export function installConditionalGet(app: FastifyInstance): void {
     reply.code(304);
     reply.removeHeader("content-type");
     reply.removeHeader("content-length");
+    // RFC 9110 §15.4.5: a 304 repeats the ETag and Vary, not the body's own metadata.
+    reply.removeHeader("content-encoding");
     return null;
   });
 }

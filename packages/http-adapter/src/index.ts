@@ -1,5 +1,6 @@
 export { ClientGoneError } from "./client-gone.js";
 export { ifNoneMatchMatches, strongEtag } from "./conditional-get.js";
+export { codedEtag, taggedJson } from "./content-coding.js";
 export { type ErrorTranslator, toApiError } from "./error-handler.js";
 export {
   ApiError,
@@ -49,9 +50,11 @@ export * from "./schemas/runs.js";
 export * from "./schemas/webhooks.js";
 export type {
   AuthService,
+  ContentCoding,
   PricingService,
   Principal,
   ReadinessCheck,
   RequestContext,
+  TaggedBytes,
   TaggedJson,
 } from "./services.js";

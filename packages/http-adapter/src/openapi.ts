@@ -99,6 +99,17 @@ const HTTP_COMPONENTS = {
       schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
       example: "5f0c9a3e-1b7d-4c2a-9e8f-0d6b2a4c7e19",
     },
+    AcceptEncoding: {
+      name: "Accept-Encoding",
+      in: "header",
+      required: false,
+      description:
+        "Content codings you decode, with weights (RFC 9110 §12.5.3): gzip and br are served, compressed once " +
+        "per run and filter; without the header, or accepting neither, the JSON as it is. HTTP clients send it " +
+        "themselves (fetch, Python requests, curl --compressed).",
+      schema: { type: "string" },
+      example: "br, gzip, deflate",
+    },
     IfNoneMatch: {
       name: "If-None-Match",
       in: "header",
@@ -118,7 +129,17 @@ const HTTP_COMPONENTS = {
     ETag: {
       description:
         "Strong entity tag of the body; persisted runs never change, so neither does their tag. Send it back in " +
-        "If-None-Match.",
+        "If-None-Match. A coded answer (Content-Encoding) has its own tag.",
+      schema: { type: "string" },
+    },
+    ContentEncoding: {
+      description:
+        "The body's coding (gzip or br) when Accept-Encoding asked for one; absent for JSON as it is. Each coding " +
+        "has its own ETag.",
+      schema: { type: "string", enum: ["gzip", "br"] },
+    },
+    Vary: {
+      description: "Accept-Encoding: the answer's coding, and so its ETag, depend on that header.",
       schema: { type: "string" },
     },
     RetryAfter: {
@@ -133,7 +154,11 @@ const HTTP_COMPONENTS = {
  * Idempotent-Replayed on its successes and Retry-After on its 409), and If-None-Match, ETag and 304 on the
  * operations in `conditional`.
  */
-function addHttpSemantics(document: OpenApiDocument, conditional: ReadonlySet<string>): OpenApiDocument {
+function addHttpSemantics(
+  document: OpenApiDocument,
+  conditional: ReadonlySet<string>,
+  coded: ReadonlySet<string>,
+): OpenApiDocument {
   const doc = document as {
     paths?: Record<string, Record<string, OperationDoc>>;
     components?: Record<string, Record<string, unknown>>;
@@ -167,6 +192,19 @@ function addHttpSemantics(document: OpenApiDocument, conditional: ReadonlySet<st
           description: "Not Modified: If-None-Match matched the current ETag; no body.",
           headers: { ETag: ref("headers", "ETag") },
         };
+      }
+      if (operation.operationId !== undefined && coded.has(operation.operationId)) {
+        operation.parameters = [...(operation.parameters ?? []), ref("parameters", "AcceptEncoding")];
+        const vary = { Vary: ref("headers", "Vary") };
+        for (const status of ["200", "304"]) {
+          const response = responses[status];
+          if (response === undefined) continue;
+          response.headers = {
+            ...response.headers,
+            ...(status === "200" ? { "Content-Encoding": ref("headers", "ContentEncoding") } : {}),
+            ...vary,
+          };
+        }
       }
     }
   }
@@ -304,6 +342,8 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   const { default: swagger } = await import("@fastify/swagger");
   // Operations answering conditional GETs, as their routes' `config.etag` says (seen as the document is built).
   const conditional = new Set<string>();
+  // Operations answering in the coding Accept-Encoding asks for, as their routes' `config.contentCoding` says.
+  const coded = new Set<string>();
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -339,6 +379,9 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       if (input.route.config?.etag === true && typeof input.schema?.operationId === "string") {
         conditional.add(input.schema.operationId);
       }
+      if (input.route.config?.contentCoding === true && typeof input.schema?.operationId === "string") {
+        coded.add(input.schema.operationId);
+      }
       return jsonSchemaTransform(input);
     },
     transformObject: (documentObject) =>
@@ -348,6 +391,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
             addErrorExamples(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
           ),
           conditional,
+          coded,
         ),
       ),
   });

@@ -49,13 +49,23 @@ export interface RequestContext {
   signal?: AbortSignal;
 }
 
-/**
- * A response already serialized as JSON (UTF-8) with its strong entity tag (`strongEtag` of exactly these bytes),
- * computed once by whoever made the bytes, so a read served from a cache never hashes them again.
- */
-export interface TaggedJson {
+/** A content coding the adapter can send a cached representation in (RFC 9110 §8.4.1). */
+export type ContentCoding = "br" | "gzip";
+
+/** Bytes with their strong entity tag. */
+export interface TaggedBytes {
   bytes: Buffer;
   etag: string;
+}
+
+/**
+ * A response already serialized as JSON (UTF-8) with its strong entity tag (`strongEtag` of exactly these bytes),
+ * computed once by whoever made the bytes, so a read served from a cache never hashes them again. `coded` holds the
+ * same JSON content-coded, each with its own tag (RFC 9110 §8.8.3: a strong validator differs per coding), so a
+ * cached read is compressed once, not per request; `taggedJson` makes all of them.
+ */
+export interface TaggedJson extends TaggedBytes {
+  coded?: Partial<Record<ContentCoding, TaggedBytes>>;
 }
 
 /**
@@ -79,9 +89,10 @@ export interface PricingService {
   getRecommendations(input: GetRecommendationsQuery, ctx: RequestContext): Promise<RecommendationsResponse>;
   /**
    * Optional fast path of `getRecommendations`: the response already serialized, which the route sends as is with
-   * the given ETag, skipping the response serializer and the hash. Persisted runs are immutable, so an
-   * implementation may cache these per (run, filter); it must only return bytes of a valid
-   * `RecommendationsResponse`, and their own `strongEtag`.
+   * the given ETag, skipping the response serializer and the hash, in the coding the client accepts best among
+   * those given. Persisted runs are immutable, so an implementation may cache these per (run, filter); it must only
+   * return bytes of a valid `RecommendationsResponse` with their own `strongEtag`, and codings of exactly those
+   * bytes (`taggedJson` makes both).
    */
   getRecommendationsJson?(input: GetRecommendationsQuery, ctx: RequestContext): Promise<TaggedJson>;
   compute(input: ComputeRequest, ctx: RequestContext): Promise<ComputeResponse>;

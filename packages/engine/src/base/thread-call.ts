@@ -25,14 +25,23 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
+ * The flags an engine thread starts with: none of the parent's loader flags (a thread loads its own bootstrap), but
+ * its CPU-profile flags, so `node --cpu-prof` (bench:scale's and bench:http's `--profile`) covers the planning and
+ * training threads too.
+ */
+export function threadExecArgv(): string[] {
+  return process.execArgv.filter((flag) => flag.startsWith("--cpu-prof"));
+}
+
+/**
  * Runs one request in a fresh worker thread, so the caller's event loop keeps serving while the thread computes;
- * resolves with the thread's result. The thread starts without the parent's loader flags (`execArgv: []`).
+ * resolves with the thread's result.
  */
 export function callThread<P, R>(call: ThreadCall<P>): Promise<R> {
   const { signal } = call;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise<R>((resolve, reject) => {
-    const worker = new Worker(call.entry, { workerData: call.request, execArgv: [] });
+    const worker = new Worker(call.entry, { workerData: call.request, execArgv: threadExecArgv() });
     let settled = false;
     const finish = (fn: () => void): void => {
       if (settled) return;

@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { type FluidInput, fluidChoice } from "./fluid-allocation.js";
+import { type FluidInput, fluidChoice, fluidMemo, tailGroups, volumeGroups } from "./fluid-allocation.js";
 
 // Ferreira, Simchi-Levi & Wang's market: one customer a day.
 const prices = [29.9, 34.9, 39.9, 44.9];
@@ -45,6 +45,37 @@ describe("fluidChoice", () => {
       const volumes = Array.from({ length: 30 + Math.floor(rng() * 60) }, (_, d) => weekday[d % 7] ?? 1);
       const input: FluidInput = { prices, unitCost: 2, sales, volumes, stock: rng() * 100 };
       expect(fluidChoice(input), String(n)).toEqual(scanPerVolume(input));
+    }
+  });
+
+  it("groups every tail of a season as volumeGroups groups it", () => {
+    const rng = seedrandom("tail-groups");
+    const weekday = Array.from({ length: 7 }, () => 0.5 + rng());
+    const season = Array.from({ length: 120 }, (_, d) => (weekday[d % 7] ?? 1) * (d % 17 === 3 ? 1.4 : 1));
+    const tails = tailGroups(season);
+    season.forEach((_, d) => {
+      expect(tails[d], String(d)).toEqual(volumeGroups(season.slice(d)));
+    });
+  });
+
+  it("chooses the same through a memo kept across a plan's days, stock and days left changing", () => {
+    const rng = seedrandom("fluid-memo");
+    for (let n = 0; n < 60; n++) {
+      const prices = Array.from({ length: 2 + Math.floor(rng() * 6) }, (_, i) => 10 + i * (0.5 + rng()));
+      const sales = prices.map((p) => 5 * (p / 10) ** -(1 + 3 * rng()));
+      if (n % 3 === 0 && prices.length > 2)
+        sales[2] = ((sales[1] ?? 0) * ((prices[1] ?? 0) - 4)) / ((prices[2] ?? 0) - 4);
+      const weekday = Array.from({ length: 7 }, () => 0.5 + rng());
+      const season = Array.from({ length: 40 + Math.floor(rng() * 50) }, (_, d) => weekday[d % 7] ?? 1);
+      const memo = fluidMemo();
+      let stock = rng() * 150;
+      for (let day = 0; day < season.length; day++) {
+        const volumes = season.slice(day);
+        const input: FluidInput = { prices, unitCost: 2, sales, volumes, stock };
+        const plain = fluidChoice(input);
+        expect(fluidChoice(input, volumeGroups(volumes), memo), `${n} day ${day}`).toEqual(plain);
+        stock = Math.max(0, stock - (sales[plain.index] ?? 0) * (volumes[0] ?? 1));
+      }
     }
   });
 });

@@ -1,4 +1,4 @@
-import { addDays, dateToMs, dayNumber, weekdayOf, weekdayOfDay } from "../base/calendar.js";
+import { addDays, dateToMs, dayNumber, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
@@ -19,7 +19,13 @@ import {
   overdispersionOf,
   transientDemandPmf,
 } from "../problem/sales-distribution.js";
-import { sampleGamma, sampleNormal, type Uniform } from "../random/random-draws.js";
+import {
+  sampleGamma,
+  sampleGammaParts,
+  sampleNormal,
+  scaledGamma,
+  type Uniform,
+} from "../random/random-draws.js";
 import { seededUniform } from "../random/seeded-uniform.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
 import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
@@ -31,7 +37,16 @@ import {
   type PriceSales,
 } from "./edge-extrapolation.js";
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
-import { type FluidChoice, fluidChoice, type VolumeGroups, volumeGroups } from "./fluid-allocation.js";
+import {
+  type FluidChoice,
+  type FluidInput,
+  type FluidMemo,
+  fluidChoice,
+  fluidMemo,
+  tailGroups,
+  type VolumeGroups,
+  volumeGroups,
+} from "./fluid-allocation.js";
 import { parameterSd } from "./posterior-draws.js";
 import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
 
@@ -40,7 +55,7 @@ export interface OnlineLearnerInput {
   readonly history: readonly SalesRow[];
   readonly products: readonly ProductHint[];
   readonly exploration?: Exploration;
-  /** Seeds every posterior draw, together with the product and date priced. */
+  /** Seeds every posterior draw, with the product and the date priced (the band's and the guard's: the plan's today). */
   readonly seed: string | number;
   /** The law of every product's daily demand; default each product's fitted NB2 (`fittedLaw`). */
   readonly distribution?: DemandDistribution;
@@ -97,17 +112,75 @@ interface ProductView {
   readonly anchors: readonly boolean[];
   /** The lowest and highest price sold at (null without history). */
   readonly observed: readonly [number, number] | null;
-  /** The volume of each day of the season from the plan's today (`day` 0) to its last day, once built. */
-  season: { readonly today: number; readonly last: number; readonly volumes: Float64Array } | null;
+  /** Each price's posterior mean rate, and its expected sales a day at volume 1 (`expectedDemand`). */
+  readonly meanRates: readonly number[];
+  readonly meanSales: readonly number[];
+  /** The same of the prior (the fitted curve, or an end's own line), the guard's anchor's plan. */
+  readonly curveSales: readonly number[];
+  /** The plan's season and draws, built for the plan's today on first use. */
+  season: Season | null;
 }
 
-/** One product's belief on one date (`onlineLearner`'s `beliefOf`). */
-interface ProductBelief extends ProductView {
+/**
+ * One product's season from a plan's today and the posterior draws every date of that plan shares. The history
+ * does not change while a plan is made, so neither does the posterior: the Thompson draw, the guard's draws and the
+ * band's rate draws are drawn once for the plan (common random numbers across its dates), on the streams the plan's
+ * today would have drawn them from, so the first day's rows are what per-date streams gave; each date plans the
+ * draw with its own days left and stock, and only the day's volume moves the band.
+ */
+interface Season {
+  /** The plan's today, as a day number and a date. */
+  readonly today: number;
+  readonly date: string;
+  readonly last: number;
+  /** The volume of each day of the season from the plan's today (`day` 0) to its last day. */
+  readonly volumes: Float64Array;
+  /** `volumeGroups` of the season's days from each day on (`tailGroups`), once a plan with a stock asks. */
+  tails: readonly VolumeGroups[] | null;
+  /**
+   * The plan's Thompson draw of every price's expected sales a day at volume 1, and the uniform each date's draw
+   * from its plan's mix of two prices takes (by day from the plan's today, drawn in order as far as asked).
+   */
+  thompson: { readonly rng: Uniform; readonly sales: readonly number[]; readonly picks: number[] } | null;
+  /** The fluid plans' memos of the posterior mean's, the Thompson draw's and the prior's sales (`fluidMemo`). */
+  readonly memos: { readonly mean: FluidMemo; readonly drawn: FluidMemo; readonly curve: FluidMemo };
+  /** The guard's posterior draws (every price's rate), drawn as far as a question has needed them. */
+  readonly guard: (readonly number[])[];
+  guardRng: Uniform | null;
+  /** By price index: the band's draws of that price's posterior (`bandDraws`), once asked. */
+  readonly bands: (BandDraws | undefined)[];
+}
+
+/** `QUANTILE_DRAWS` draws of a price's rate: each its week's stray level and its Gamma posterior draw's parts. */
+interface BandDraws {
+  readonly weeks: Float64Array;
+  readonly gammas: Float64Array;
+  /**
+   * Bands already walked, by price then day volume, with the last count each walk read: a plan asks the same price
+   * on many days of one volume (a weekday), and while the stock lies beyond that count it cannot move the band.
+   */
+  readonly walked: WalkedBand[];
+}
+
+/** A band walked at a price and a day volume, and the last count its walk read (`mixtureBand`'s reach). */
+interface WalkedBand {
+  readonly price: number;
+  readonly volume: number;
+  readonly band: LearnedUnits;
+  readonly reach: number;
+}
+
+/** One product's belief on one date (`onlineLearner`'s `beliefOf`): its view, and the date's days left. */
+interface ProductBelief {
+  readonly view: ProductView;
   /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
   readonly volumes: Float64Array;
   readonly daysLeft: number;
+  /** Whether `volumes` are the season's from the date on (else the date lies outside the plan's season). */
+  readonly inSeason: boolean;
   /** The date's `dayNumber`. */
   readonly day: number;
+  readonly season: Season;
 }
 
 /** Largest weight, in days of sales, of the fitted model as the prior of each price's own rate. */
@@ -178,9 +251,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
-    const list = rows.get(r.product_id) ?? [];
-    list.push(r);
-    rows.set(r.product_id, list);
+    const list = rows.get(r.product_id);
+    if (list === undefined) rows.set(r.product_id, [r]);
+    else list.push(r);
   }
 
   /**
@@ -234,6 +307,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const posterior = prices.map((p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
     );
+    const meanRates = posterior.map((g) => g.shape / g.rate);
+    const cap = (rate: number) => expectedDemand(distribution, rate);
     return {
       fitted,
       distribution,
@@ -250,9 +325,15 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           surprise(fitted, p, byPrice[i], distribution) <= OWN_Z * OWN_Z,
       ),
       observed: priceRange(priceDays.keys()),
+      meanRates,
+      meanSales: meanRates.map(cap),
+      curveSales: prices.map((p) => cap(priorRate(fitted, edges, p))),
       season: null,
     };
   };
+
+  /** The day number of each date asked: a plan asks each of its dates once per product. */
+  const dayNumbers = new Map<string, number>();
 
   /**
    * Everything the learner believes of one product on `date` (`day` days from the plan's today): its view, and the
@@ -262,51 +343,144 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
     const view = viewOf(state);
     if (view === null) return null;
-    const at = dayNumber(date);
+    let at = dayNumbers.get(date);
+    if (at === undefined) {
+      at = dayNumber(date);
+      dayNumbers.set(date, at);
+    }
     const today = at - day;
     let season = view.season;
     if (season === null || season.today !== today) {
       // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
-      const last = dayNumber(seasonLastDay(state, addDays(date, -day)));
+      const todayDate = addDays(date, -day);
+      const last = dayNumber(seasonLastDay(state, todayDate));
       const volumes = Float64Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
         volumeOn(view.fitted, today + d),
       );
-      season = { today, last, volumes };
+      season = {
+        today,
+        date: todayDate,
+        last,
+        volumes,
+        tails: null,
+        thompson: null,
+        memos: { mean: fluidMemo(), drawn: fluidMemo(), curve: fluidMemo() },
+        guard: [],
+        guardRng: null,
+        bands: [],
+      };
       view.season = season;
     }
     const daysLeft = season.last - at + 1;
-    const volumes =
-      daysLeft >= 1 && at >= today
-        ? season.volumes.subarray(at - today)
-        : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
-    return { ...view, volumes, daysLeft, day: at };
+    const inSeason = daysLeft >= 1 && at >= today;
+    const volumes = inSeason
+      ? season.volumes.subarray(at - today)
+      : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
+    return { view, volumes, daysLeft, inSeason, day: at, season };
+  };
+
+  /**
+   * The uniform of the date `day` days from the plan's today, for its draw from the Thompson draw's mix of two
+   * prices; the plan's Thompson draw (`drawnSales`) is drawn on first use, the uniforms after it in order.
+   */
+  const thompsonPick = (belief: ProductBelief, id: string, day: number): number => {
+    const season = belief.season;
+    let thompson = season.thompson;
+    if (thompson === null) {
+      const rng = seededUniform(`${input.seed}:${id}:${season.date}`);
+      const { fitted, edges, prices, byPrice, priorDays, distribution } = belief.view;
+      const rates = drawRates(rng, fitted, edges, prices, byPrice, priorDays);
+      thompson = { rng, sales: rates.map((rate) => expectedDemand(distribution, rate)), picks: [] };
+      season.thompson = thompson;
+    }
+    const k = Math.max(0, day);
+    while (thompson.picks.length <= k) thompson.picks.push(thompson.rng());
+    return thompson.picks[k] as number;
+  };
+
+  /** The days left of `belief`'s date grouped by volume (`volumeGroups`), from the season's tails where it can. */
+  const groupsOf = (belief: ProductBelief): VolumeGroups => {
+    if (!belief.inSeason) return volumeGroups(belief.volumes);
+    const season = belief.season;
+    season.tails ??= tailGroups(season.volumes);
+    return season.tails[belief.day - season.today] ?? volumeGroups(belief.volumes);
+  };
+
+  /** The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use. */
+  const guardDraw = (belief: ProductBelief, id: string, k: number): readonly number[] => {
+    const season = belief.season;
+    while (season.guard.length <= k) {
+      season.guardRng ??= seededUniform(`${input.seed}:${id}:${season.date}:guard-draws`);
+      const { fitted, edges, prices, byPrice, priorDays } = belief.view;
+      season.guard.push(drawRates(season.guardRng, fitted, edges, prices, byPrice, priorDays));
+    }
+    return season.guard[k] as readonly number[];
+  };
+
+  /** The plan's band draws of price `k`'s posterior, drawn on first use. */
+  const bandDraws = (belief: ProductBelief, id: string, k: number): BandDraws => {
+    let draws = belief.season.bands[k];
+    if (draws === undefined) {
+      const rng = seededUniform(`${input.seed}:${id}:${belief.season.date}:units`);
+      const shape = belief.view.posterior[k]?.shape ?? 0;
+      const stray = belief.view.fitted.level.strayVariance;
+      const weeks = new Float64Array(QUANTILE_DRAWS);
+      const gammas = new Float64Array(2 * QUANTILE_DRAWS);
+      for (let j = 0; j < QUANTILE_DRAWS; j++) {
+        weeks[j] = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
+        sampleGammaParts(rng, shape, gammas, j);
+      }
+      draws = { weeks, gammas, walked: [] };
+      belief.season.bands[k] = draws;
+    }
+    return draws;
   };
 
   /**
    * The day's units at `price` with a share `promoted` of the day promoted (default: the planned promotion) and
    * their band: the posterior of the nearest price the learner prices, moved along the fitted elasticity to `price`
    * (as `salesByGridPrice` moves each day's sales to its grid price), mixed with the product's NB2 sales noise. Its
-   * draws have their own stream per product and date, so the band depends on the price alone, not on the draws that
-   * chose it: what a plan serves at a price is what the backtest scores at it.
+   * draws have their own stream per product and plan (`bandDraws`), so the band depends on the price alone, not on
+   * the draws that chose it: what a plan serves at a price is what the backtest scores at it.
    */
   const unitsOf = (
     belief: ProductBelief,
     state: ProductState,
-    date: string,
     stock: number,
     price: number,
     promoted?: number,
   ): LearnedUnits => {
-    const k = nearestPriceIndex(belief.prices, price);
-    const g = belief.posterior[k];
-    const scale = (price / (belief.prices[k] ?? price)) ** -belief.fitted.elasticity;
-    const rng: Uniform = seededUniform(`${input.seed}:${state.product.product_id}:${date}:units`);
-    const moved = g === undefined ? undefined : { shape: g.shape, rate: g.rate / scale };
+    const k = nearestPriceIndex(belief.view.prices, price);
+    const g = belief.view.posterior[k];
+    if (g === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
+    const scale = (price / (belief.view.prices[k] ?? price)) ** -belief.view.fitted.elasticity;
+    // The planned promotion's day is the season's own volume (`volumeOn`, the same product to the bit).
     const volume =
-      (belief.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
-      calendarLift(belief.fitted, belief.day) *
-      liftOn(belief.fitted, belief.day, promoted);
-    return unitsQuantiles(rng, moved, volume, stock, belief.distribution, belief.fitted.level.strayVariance);
+      promoted === undefined && belief.inSeason
+        ? (belief.volumes[0] as number)
+        : (belief.view.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
+          calendarLift(belief.view.fitted, belief.day) *
+          liftOn(belief.view.fitted, belief.day, promoted);
+    const draws = bandDraws(belief, state.product.product_id, k);
+    // A plan asks a few prices at a few volumes (its weekdays): a short list, scanned.
+    const walked = draws.walked;
+    let known = -1;
+    for (let i = 0; i < walked.length; i++) {
+      const w = walked[i] as WalkedBand;
+      if (w.price === price && Object.is(w.volume, volume)) {
+        known = i;
+        break;
+      }
+    }
+    const seen = walked[known];
+    if (seen !== undefined && Math.floor(stock) > seen.reach) return seen.band;
+    const band = unitsQuantiles(draws, g.rate / scale, volume, stock, belief.view.distribution, walk);
+    if (walk.units < Number.POSITIVE_INFINITY) {
+      const entry = { price, volume, band, reach: walk.units };
+      if (seen === undefined) walked.push(entry);
+      else walked[known] = entry;
+    }
+    return band;
   };
 
   return {
@@ -320,7 +494,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       at: DayConditions,
     ): LearnedUnits | null {
       const belief = beliefOf(state, date, day);
-      return belief === null ? null : unitsOf(belief, state, date, stock, at.price, at.promoted);
+      return belief === null ? null : unitsOf(belief, state, stock, at.price, at.promoted);
     },
     priceOn(
       state: ProductState,
@@ -331,72 +505,132 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     ): LearnedPrice | null {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
-      const { fitted, distribution, prices, byPrice, edges, priorDays, posterior, volumes, daysLeft } =
-        belief;
+      const view = belief.view;
+      const { distribution, prices, byPrice, meanSales, curveSales } = view;
       const id = state.product.product_id;
-      const rng: Uniform = seededUniform(`${input.seed}:${id}:${date}`);
+      const season = belief.season;
+      const u = thompsonPick(belief, id, belief.day - season.today);
       const unitCost = state.product.unit_cost ?? 0;
-      const cap = (rate: number) => expectedDemand(distribution, rate);
-      // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once.
-      let groups: VolumeGroups | undefined;
-      const plan = (rates: readonly number[]) => {
-        if (groups === undefined && Number.isFinite(stock)) groups = volumeGroups(volumes);
-        return fluidChoice({ prices, unitCost, sales: rates.map(cap), volumes, stock }, groups);
-      };
-      const pick = (c: FluidChoice, draw: boolean): number => {
-        const lower = draw ? rng() < c.lowerBidWeight : c.lowerBidWeight > 0.5;
-        return lower ? c.lowerBidIndex : c.index;
-      };
-      const meanRates = posterior.map((g) => g.shape / g.rate);
-      const meanPlan = plan(meanRates);
-      const drawn = pick(plan(drawRates(rng, fitted, edges, prices, byPrice, priorDays)), true);
-      // Today's margin of price `i` at `rate`, net of the mean plan's bid on the stock.
-      const marginAt = (i: number, rate: number) => ((prices[i] ?? 0) - unitCost - meanPlan.bid) * cap(rate);
-      const worth = prices.map((_, i) => marginAt(i, meanRates[i] ?? 0));
+      // The day's plans (the mean's, a draw's, the prior's) share the days left, grouped once. Plain calls, not
+      // closures: a row is priced ~9,000 times a plan.
+      const groups = Number.isFinite(stock) ? groupsOf(belief) : undefined;
+      const { memos } = season;
+      const meanPlan = planDay(prices, unitCost, meanSales, belief.volumes, stock, groups, memos.mean);
+      const drawnPlan = planDay(
+        prices,
+        unitCost,
+        drawnSales(season),
+        belief.volumes,
+        stock,
+        groups,
+        memos.drawn,
+      );
+      const drawn = u < drawnPlan.lowerBidWeight ? drawnPlan.lowerBidIndex : drawnPlan.index;
+      const bid = meanPlan.bid;
+      // Today's margin of each price at the posterior mean (whose expected sales the view keeps), net of the mean
+      // plan's bid on the stock.
+      const worth = new Array<number>(prices.length);
+      for (let i = 0; i < prices.length; i++)
+        worth[i] = ((prices[i] ?? 0) - unitCost - bid) * (meanSales[i] ?? 0);
       // `cautious` raises the price above the prices sold at on the posterior mean's word only for a clear gain, as it
       // leaves them on a draw's (`riseOrStay`).
-      const meanChoice = pick(meanPlan, false);
+      const meanChoice = meanPlan.lowerBidWeight > 0.5 ? meanPlan.lowerBidIndex : meanPlan.index;
       const mean = exploration === "cautious" ? riseOrStay(meanChoice, worth, byPrice) : meanChoice;
-      // The same at the rate the price could still have, by how little it has been tried for the days left.
-      const hopeful = posterior.map((g, i) => {
-        const z = optimism(daysLeft, prices.length, byPrice[i]?.exposure ?? 0);
-        return marginAt(i, (g.shape + z * Math.sqrt(g.shape)) / g.rate);
-      });
       // `off` does not explore: the posterior mean's price, inside the prices sold at.
       const sampled =
         exploration === "off"
           ? mean
-          : exploration === "free" || affordable(drawn, mean, worth, hopeful, byPrice)
+          : exploration === "free" ||
+              affordable(
+                drawn,
+                mean,
+                worth,
+                (i) => hopefulMargin(view, i, belief.daysLeft, unitCost, bid),
+                byPrice,
+              )
             ? drawn
             : mean;
       // A price the posterior mean rates above the anchor's (the curve's where `anchors` allows, else the rule's),
       // chosen against both the rule and the curve, rests on its own few weeks of sales: it must beat the anchor in
       // `RULE_CONFIDENCE` of the posterior's draws (their own stream, so the choice's draws stay as they were).
-      // `free` trusts every draw.
+      // `free` trusts every draw. The curve's plan only where the guard may ask it.
       const rule = rulePrice === undefined ? -1 : ruleIndex(prices, rulePrice);
-      const curve = pick(plan(prices.map((p) => priorRate(fitted, edges, p))), false);
-      const anchor = belief.anchors[curve] === true ? curve : rule;
+      const asks = exploration !== "free" && rulePrice !== undefined && sampled !== rule;
+      let curve = -1;
+      if (asks) {
+        const c = planDay(prices, unitCost, curveSales, belief.volumes, stock, groups, memos.curve);
+        curve = c.lowerBidWeight > 0.5 ? c.lowerBidIndex : c.index;
+      }
+      const anchor = view.anchors[curve] === true ? curve : rule;
       const held =
-        exploration !== "free" &&
-        rulePrice !== undefined &&
+        asks &&
         anchor >= 0 &&
-        sampled !== rule &&
         sampled !== curve &&
         (sampled === mean || (worth[sampled] ?? 0) > (worth[anchor] ?? 0)) &&
-        !beatsAnchor(
-          sampled,
-          anchor,
-          (i, rates) => marginAt(i, rates[i] ?? 0),
-          seededUniform(`${input.seed}:${id}:${date}:guard-draws`),
-          (guardRng) => drawRates(guardRng, fitted, edges, prices, byPrice, priorDays),
-        );
+        !beatsAnchor(sampled, anchor, prices, unitCost, bid, distribution, (k) => guardDraw(belief, id, k));
       const charged = held ? anchor : sampled;
       const price = prices[charged] ?? state.product.base_price;
-      const units = unitsOf(belief, state, date, stock, price);
-      const outside = belief.observed !== null && leavesRange(price, belief.observed);
-      return { price, ...units, exploratory: sampled !== mean || outside };
+      const units = unitsOf(belief, state, stock, price);
+      const outside = view.observed !== null && leavesRange(price, view.observed);
+      return {
+        price,
+        expectedUnits: units.expectedUnits,
+        unitsP10: units.unitsP10,
+        unitsP90: units.unitsP90,
+        exploratory: sampled !== mean || outside,
+      };
     },
   };
+}
+
+/** The fluid plan of one date (`fluidChoice`) through its plan's memo. */
+function planDay(
+  prices: readonly number[],
+  unitCost: number,
+  sales: readonly number[],
+  volumes: Float64Array,
+  stock: number,
+  groups: VolumeGroups | undefined,
+  memo: FluidMemo,
+): FluidChoice {
+  // One input object for every call (`fluidChoice` keeps nothing of it): three plans a row, ~27,000 a plan.
+  dayInput.prices = prices;
+  dayInput.unitCost = unitCost;
+  dayInput.sales = sales;
+  dayInput.volumes = volumes;
+  dayInput.stock = stock;
+  return fluidChoice(dayInput, groups, memo);
+}
+
+const dayInput: { -readonly [K in keyof FluidInput]: FluidInput[K] } = {
+  prices: [],
+  unitCost: 0,
+  sales: [],
+  volumes: [],
+  stock: 0,
+};
+
+/** The plan's Thompson draw's expected sales (drawn by `thompsonPick` before any date reads them). */
+function drawnSales(season: Season): readonly number[] {
+  return season.thompson?.sales ?? [];
+}
+
+/**
+ * Today's margin of price `i` at the rate it could still have, by how little it has been tried for the days left
+ * (`optimism`), net of the mean plan's `bid`.
+ */
+function hopefulMargin(
+  view: ProductView,
+  i: number,
+  daysLeft: number,
+  unitCost: number,
+  bid: number,
+): number {
+  const g = view.posterior[i];
+  if (g === undefined) return 0;
+  const z = optimism(daysLeft, view.prices.length, view.byPrice[i]?.exposure ?? 0);
+  const rate = (g.shape + z * Math.sqrt(g.shape)) / g.rate;
+  return ((view.prices[i] ?? 0) - unitCost - bid) * expectedDemand(view.distribution, rate);
 }
 
 /**
@@ -411,22 +645,28 @@ function ruleIndex(prices: readonly number[], rulePrice: number): number {
 
 /**
  * Whether the price `chosen` earns more than the anchor's price (`anchor`) in at least `RULE_CONFIDENCE` of
- * `RULE_DRAWS` posterior draws (`draw` from `rng`, each every price's rate; `margin` is a price's margin at a draw's
- * rates). The draws stop once the count is decided either way: their stream serves this question alone, so the
- * answer is the full count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
+ * `RULE_DRAWS` posterior draws (`draw(k)`, each every price's rate), each price's margin net of the mean plan's `bid`.
+ * The count stops once it is decided either way: the draws serve this question alone, so the answer is the full
+ * count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
  */
 function beatsAnchor(
   chosen: number,
   anchor: number,
-  margin: (i: number, rates: readonly number[]) => number,
-  rng: Uniform,
-  draw: (rng: Uniform) => readonly number[],
+  prices: readonly number[],
+  unitCost: number,
+  bid: number,
+  distribution: DemandDistribution,
+  draw: (k: number) => readonly number[],
 ): boolean {
   const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
+  const chosenMargin = (prices[chosen] ?? 0) - unitCost - bid;
+  const anchorMargin = (prices[anchor] ?? 0) - unitCost - bid;
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
-    const rates = draw(rng);
-    if (margin(chosen, rates) > margin(anchor, rates)) wins++;
+    const rates = draw(k);
+    const atChosen = chosenMargin * expectedDemand(distribution, rates[chosen] ?? 0);
+    const atAnchor = anchorMargin * expectedDemand(distribution, rates[anchor] ?? 0);
+    if (atChosen > atAnchor) wins++;
     if (wins >= needed) return true;
     if (k + 1 - wins > RULE_DRAWS - needed) return false;
   }
@@ -446,7 +686,7 @@ function affordable(
   drawn: number,
   mean: number,
   worth: readonly number[],
-  hopeful: readonly number[],
+  hopeful: (i: number) => number,
   byPrice: readonly PriceSales[],
 ): boolean {
   if (drawn === mean) return true;
@@ -456,7 +696,7 @@ function affordable(
   // A price with under `CONFIRM_DAYS` of sales is still being tried: one unlucky day must not shut it for good.
   if ((byPrice[drawn]?.exposure ?? 0) < CONFIRM_DAYS) return true;
   const best = worth[mean] ?? 0;
-  return (hopeful[drawn] ?? 0) >= best - EXPLORE_COST * Math.abs(best);
+  return hopeful(drawn) >= best - EXPLORE_COST * Math.abs(best);
 }
 
 /** The first and last of the learner's prices with sales, null without any. */
@@ -511,15 +751,23 @@ interface DayEvidence {
  */
 function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence[] {
   const out: DayEvidence[] = [];
+  // A price is held for days on end: its model rate (a power) is worked out once per run of days.
+  let ratePrice = Number.NaN;
+  let rate = 0;
   for (const r of history) {
     if (isStockOutDay(r)) continue;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
+    const day = dayNumber(r.date);
     const volume =
-      (fitted.weekdayFactors[weekdayOf(r.date)] ?? 1) *
-      calendarLift(fitted, dayNumber(r.date)) *
+      (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) *
+      calendarLift(fitted, day) *
       levelOn(fitted, r.date) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
-    const mean = modelRate(fitted, r.price) * volume;
+    if (!Object.is(r.price, ratePrice)) {
+      ratePrice = r.price;
+      rate = modelRate(fitted, r.price);
+    }
+    const mean = rate * volume;
     out.push({
       price: r.price,
       units: r.units_sold,
@@ -599,13 +847,22 @@ function salesByGridPrice(
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
+  // The factor (a power) from the price charged to its grid price, once per run of days at one price.
+  let movedPrice = Number.NaN;
+  let movedTo = Number.NaN;
+  let moved = 1;
   for (const d of days) {
     if (d.price < first - halfStep || d.price > last + halfStep) continue;
     const k = nearestPriceIndex(prices, d.price);
     const p = prices[k];
     const b = blocks[k];
     if (p === undefined || b === undefined) continue;
-    addDay(b, d, d.volume * (d.price / p) ** -fitted.elasticity);
+    if (!Object.is(d.price, movedPrice) || !Object.is(p, movedTo)) {
+      movedPrice = d.price;
+      movedTo = p;
+      moved = (d.price / p) ** -fitted.elasticity;
+    }
+    addDay(b, d, d.volume * moved);
   }
   return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
 }
@@ -771,27 +1028,27 @@ function drawRates(
 }
 
 /**
- * Expected units and their 10th / 90th percentiles: posterior draws of the rate, times the day's week's own stray
- * level (Gamma, mean 1, relative variance `stray`), mixed with the sales noise.
+ * Expected units and their 10th / 90th percentiles: posterior draws of the rate (`draws`' Gamma draws at `rate`),
+ * times the day's week's own stray level (Gamma, mean 1, relative variance the level's stray variance), mixed with
+ * the sales noise.
  */
 function unitsQuantiles(
-  rng: Uniform,
-  posterior: { shape: number; rate: number } | undefined,
+  draws: BandDraws,
+  rate: number,
   volume: number,
   stock: number,
   distribution: DemandDistribution,
-  stray: number,
+  reach: { units: number },
 ): LearnedUnits {
-  if (posterior === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
+  reach.units = Number.POSITIVE_INFINITY;
   // min(D, stock) counts at `stock` only where the stock is whole: a plan rolls its stock forward by expected
   // units, and a fractional stock's sold-out mass is left out of the interval, as it always was (the digests of
   // learning-plan-golden pin it; a change of the band's model is a change of those digests).
   const capAt = Number.isInteger(stock) ? stock : -1;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
-    const week = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
-    drawnRates[k] = volume * week * sampleGamma(rng, posterior.shape, posterior.rate);
+    drawnRates[k] = volume * (draws.weeks[k] as number) * scaledGamma(draws.gammas, k, rate);
   }
-  const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock);
+  const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock, reach);
   if (band !== null) return band;
   let size = 0;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
@@ -819,6 +1076,8 @@ function unitsQuantiles(
 
 /** The rates of a band's posterior draws. */
 const drawnRates = new Float64Array(QUANTILE_DRAWS);
+/** Where the last band's walk stopped (`mixtureBand`'s `reach`). */
+const walk = { units: Number.POSITIVE_INFINITY };
 
 /** The band's mixed mass by units, and which counts any draw reached (the others are no count, not zero mass). */
 let massScratch = new Float64Array(256);

@@ -31,12 +31,15 @@ let ratios = new Float64Array(64);
  * is the pmfs' (learning-plan-golden pins it). As with the pmfs, a whole stock takes the mass of every count from
  * it up; a fractional one (a plan rolls its stock forward by expected units) ends the counts at its floor and
  * leaves the rest out. Null for Bernoulli demand or a first term that underflows: those use the pmfs.
+ * `reach`, given, is told the last count the walk read where it stopped short of the stock (the band is then the
+ * same at any stock above that count, whole or not), else Infinity.
  */
 export function mixtureBand(
   law: DemandDistribution,
   rates: Float64Array,
   count: number,
   stock: number,
+  reach?: { units: number },
 ): LearnedUnits | null {
   if (law.distribution === "bernoulli") return null;
   if (terms.length < count) {
@@ -104,6 +107,7 @@ export function mixtureBand(
     }
     if (judged && tail / count < EXPECTED_TOLERANCE) break;
   }
+  if (reach !== undefined) reach.units = reached ? Number.POSITIVE_INFINITY : top;
   return {
     expectedUnits: Math.round((reached ? expected : mean) * 10_000) / 10_000,
     unitsP10: Math.max(0, p10 < 0 ? top : p10),

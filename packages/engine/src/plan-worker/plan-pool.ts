@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { daysBetween } from "../base/calendar.js";
 import { EngineError } from "../base/engine-error.js";
+import { threadExecArgv } from "../base/thread-call.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
 import { createFairQueue } from "./fair-queue.js";
@@ -183,7 +184,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       ...(FROM_SOURCE && internals.entry !== undefined ? { entry: internals.entry.href } : {}),
     };
     const entry = FROM_SOURCE ? BOOTSTRAP : (internals.entry ?? DEFAULT_ENTRY);
-    const worker = new Worker(entry, { workerData: data, execArgv: [] });
+    const worker = new Worker(entry, { workerData: data, execArgv: threadExecArgv() });
     const thread: Thread = {
       worker,
       threadId: worker.threadId,

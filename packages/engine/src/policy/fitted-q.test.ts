@@ -97,4 +97,22 @@ describe("trainPolicy (fitted Q-iteration)", () => {
     ).rejects.toThrow(/rates has/);
     await expect(trainPolicy({ companyId: "c", products: [] })).rejects.toThrow();
   });
+
+  it("trains the same policy bit for bit with the targets split over two threads", async () => {
+    const products = trainingDataFromProblems([
+      problem({ productId: "a" }),
+      problem({ productId: "b", stock: 25 }, 3, 1.6),
+      problem({ productId: "c", stock: null }),
+    ]);
+    const quick = { seed: 3, stepsPerDay: 5, finalSteps: 40 };
+    const one = await trainPolicy({ companyId: "c", products, config: quick }, { threads: 1 });
+    const two = await trainPolicy({ companyId: "c", products, config: quick }, { threads: 2 });
+    try {
+      expect(two.data.weights).toEqual(one.data.weights);
+      expect(two.data.training.estimatedValue).toBe(one.data.training.estimatedValue);
+    } finally {
+      one.dispose();
+      two.dispose();
+    }
+  });
 });

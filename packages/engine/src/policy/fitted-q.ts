@@ -2,15 +2,15 @@ import seedrandom from "seedrandom";
 import { initTfBackend } from "../backend/tf-backend.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
 import { sampleDemand } from "../market/sampling.js";
-import { type DemandPmf, demandPmf, expectedCapped } from "../problem/sales-distribution.js";
 import { sampleNormal, samplePoisson } from "../random/random-draws.js";
-import { type ActionSpec, buildActionSpec, referencePriceOf } from "./action-space.js";
 import { Adam } from "./adam.js";
+import { dayTargets, type ProductDayRows } from "./bellman-targets.js";
 import { FLUID_VALUE_FEATURE, ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RlPolicy } from "./rl-policy.js";
+import { buildSimulator } from "./simulator.js";
+import { startTargetsThread, type TargetsThread } from "./targets-in-worker.js";
 import {
-  type ProductSetup,
   type TrainingConfig,
   type TrainingInput,
   type TrainingInputInput,
@@ -36,6 +36,29 @@ export interface TrainOptions {
   readonly signal?: AbortSignal;
   /** Milliseconds clock, injectable for tests of the time budget. */
   readonly now?: () => number;
+  /**
+   * Threads computing the backward pass's targets (and, in `trainArtifact`, the safety check): 1 or 2, the same
+   * policy bit for bit. Default: 2 from THREADS_FROM_PRODUCTS products on.
+   */
+  readonly threads?: 1 | 2;
+}
+
+/**
+ * Products from which a second thread computes half of each day's targets by default: it costs about a second of
+ * start-up (loading TensorFlow in the thread) and saves about a second per 20 products on a 60-day season.
+ */
+const THREADS_FROM_PRODUCTS = 20;
+
+/**
+ * Share of each backward day's products whose targets the second thread computes. This thread also makes the day's
+ * gradient steps, about a third of the targets' time at 30 steps a day (bench:train's 100 products: some 70 of 240
+ * CPU ms a day), so the two finish a day together near two thirds there.
+ */
+const THREAD_SHARE = 0.7;
+
+/** Threads a training of `products` products runs on (the safety check's included, see `trainArtifact`). */
+export function trainingThreads(options: Pick<TrainOptions, "threads">, products: number): 1 | 2 {
+  return options.threads ?? (products >= THREADS_FROM_PRODUCTS ? 2 : 1);
 }
 
 /** Exploration of the simulated episodes, in log price: a per-episode bias and a daily jitter around the fluid price. */
@@ -44,9 +67,6 @@ const EXPLORE_NOISE = 0.08;
 
 /** Gradient steps between two samples of the weight average. */
 const AVERAGE_EVERY = 10;
-
-/** Largest stock grid on which the next day's value is read off the network (interpolated in between). */
-const VALUE_GRID = 256;
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
@@ -57,27 +77,6 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 /** Lets the event loop run (abort signals, progress delivery) when training in the caller's thread. */
 function yieldToEventLoop(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
-}
-
-/** Next-day value (currency) by stock level, one table per previous action (one only without a max change). */
-type NextValues = Float64Array[];
-
-/** The simulator the policy learns in: each product's model under one action space. */
-interface Simulator {
-  readonly products: { setup: ProductSetup; referencePrice: number; rates: Float32Array }[];
-  readonly spec: ActionSpec;
-  readonly models: readonly ProductModel[];
-}
-
-function buildSimulator(input: TrainingInput): Simulator {
-  const products = input.products.map((p) => ({
-    setup: p.setup,
-    referencePrice: referencePriceOf(p.setup, p.referencePrice),
-    rates: Float32Array.from(p.rates),
-  }));
-  const spec = buildActionSpec(products);
-  const models = products.map((p) => new ProductModel(spec, p.setup, p.rates, p.referencePrice));
-  return { products, spec, models };
 }
 
 /** Stock levels sampled per day: one for unlimited stock, none when there is nothing to sell. */
@@ -107,7 +106,9 @@ class TrainingClock {
 
 /**
  * The network, its optimizer and every sampled state so far (inputs and normalized Bellman targets, one row per
- * state); each gradient step draws one minibatch from it.
+ * state); each gradient step draws one minibatch from it. A row keeps only what depends on its stock level: the
+ * day's inputs are read from its product's model and the loss weights (fixed per product) from one row per
+ * product, so the random reads of a step touch half the memory (a 60-day, 100-product company's rows: 230 MB, not 456).
  */
 class ReplayTrainer {
   readonly f: number;
@@ -116,12 +117,20 @@ class ReplayTrainer {
   readonly out: number;
   rows = 0;
   steps = 0;
-  private readonly x: Float32Array;
-  /** Head inputs: [rows * A] expected margins and units today, capped by stock. */
-  private readonly margins: Float32Array;
-  private readonly rates: Float32Array;
-  private readonly y: Float32Array;
-  private readonly w: Float32Array;
+  /** Per row: its product (index into `models`), day and stock-dependent inputs (STOCK_FEATURE_COLUMNS). */
+  private readonly rowModel: Int32Array;
+  private readonly rowDay: Int32Array;
+  private readonly stockX: Float32Array;
+  /**
+   * Per row its head inputs (today's expected margins and units, capped by stock; A each) and normalized targets
+   * (out) side by side ([rows * (2A + out)]), what a step gathers at random: one region of memory per sampled row
+   * instead of three.
+   */
+  private readonly packed: Float32Array;
+  private readonly width: number;
+  /** Loss weights per product, [product * out]. */
+  private readonly productW: Float32Array;
+  private readonly modelIndex: Map<ProductModel, number>;
   private readonly batch: {
     x: Float32Array;
     m: Float32Array;
@@ -135,6 +144,7 @@ class ReplayTrainer {
   constructor(
     readonly net: QNetwork,
     readonly optimizer: Adam,
+    private readonly models: readonly ProductModel[],
     capacity: number,
     private readonly batchSize: number,
     private readonly rng: () => number,
@@ -142,11 +152,13 @@ class ReplayTrainer {
     this.f = net.shape.inputs;
     this.a = net.shape.actions;
     this.out = 1 + this.a;
-    this.x = new Float32Array(capacity * this.f);
-    this.margins = new Float32Array(capacity * this.a);
-    this.rates = new Float32Array(capacity * this.a);
-    this.y = new Float32Array(capacity * this.out);
-    this.w = new Float32Array(capacity * this.out);
+    this.modelIndex = new Map(models.map((m, i) => [m, i]));
+    this.rowModel = new Int32Array(capacity);
+    this.rowDay = new Int32Array(capacity);
+    this.stockX = new Float32Array(capacity * STOCK_FEATURE_COLUMNS.length);
+    this.width = 2 * this.a + this.out;
+    this.packed = new Float32Array(capacity * this.width);
+    this.productW = new Float32Array(models.length * this.out);
     this.batch = {
       x: new Float32Array(batchSize * this.f),
       m: new Float32Array(batchSize * this.a),
@@ -156,36 +168,56 @@ class ReplayTrainer {
     };
   }
 
-  /** Stores state (day, stock) with its Bellman targets; returns the state's value (currency). */
-  addState(
-    m: ProductModel,
-    day: number,
-    stock: number,
-    pmfs: readonly DemandPmf[],
-    next: NextValues | null,
-    memo: ActionValueMemo,
-  ): number {
-    const row = this.rows++;
-    m.writeFeatures(day, stock, this.x, row * this.f);
-    m.writeHeadInputs(day, stock, this.margins, this.rates, row * this.a);
-    return writeTargets(m, day, stock, pmfs, next, this.y, this.w, row * this.out, memo);
+  /** The product's index among the trainer's models (the simulator's order). */
+  indexOf(m: ProductModel): number {
+    const p = this.modelIndex.get(m);
+    if (p === undefined) throw new RangeError(`unknown product ${m.setup.productId}`);
+    return p;
+  }
+
+  /** Stores one product-day's rows (`dayTargets`) for product `m` on `day`. */
+  addRows(m: ProductModel, day: number, rows: ProductDayRows): void {
+    const p = this.modelIndex.get(m) ?? -1;
+    const sc = STOCK_FEATURE_COLUMNS.length;
+    const from = this.rows;
+    this.rowModel.fill(p, from, from + rows.count);
+    this.rowDay.fill(day, from, from + rows.count);
+    this.stockX.set(rows.stockX, from * sc);
+    const { a, out, width } = this;
+    for (let j = 0; j < rows.count; j++) {
+      const base = (from + j) * width;
+      this.packed.set(rows.margins.subarray(j * a, (j + 1) * a), base);
+      this.packed.set(rows.rates.subarray(j * a, (j + 1) * a), base + a);
+      this.packed.set(rows.y.subarray(j * out, (j + 1) * out), base + 2 * a);
+    }
+    this.productW.set(rows.w, p * this.out);
+    this.rows += rows.count;
   }
 
   /** One gradient step; half of each batch is the rows from `newFrom` on (the day just computed), half replays all. */
   step(newFrom: number): void {
     const { f, a, out, batch } = this;
     const b = this.batchSize;
+    const sc = STOCK_FEATURE_COLUMNS.length;
     const fresh = this.rows - newFrom;
     for (let r = 0; r < b; r++) {
       const row =
         r < b / 2 && fresh > 0
           ? newFrom + Math.floor(this.rng() * fresh)
           : Math.floor(this.rng() * this.rows);
-      batch.x.set(this.x.subarray(row * f, (row + 1) * f), r * f);
-      batch.m.set(this.margins.subarray(row * a, (row + 1) * a), r * a);
-      batch.r.set(this.rates.subarray(row * a, (row + 1) * a), r * a);
-      batch.y.set(this.y.subarray(row * out, (row + 1) * out), r * out);
-      batch.w.set(this.w.subarray(row * out, (row + 1) * out), r * out);
+      const p = this.rowModel[row] as number;
+      const m = this.models[p] as ProductModel;
+      // The input vector as `ProductModel.writeFeatures` writes it: the day's inputs, then the stock columns.
+      copyRow(m.dayFeatures, batch.x, this.rowDay[row] as number, r, f);
+      for (let j = 0; j < sc; j++)
+        batch.x[r * f + (STOCK_FEATURE_COLUMNS[j] as number)] = this.stockX[row * sc + j] as number;
+      const base = row * this.width;
+      for (let j = 0; j < a; j++) {
+        batch.m[r * a + j] = this.packed[base + j] as number;
+        batch.r[r * a + j] = this.packed[base + a + j] as number;
+      }
+      for (let j = 0; j < out; j++) batch.y[r * out + j] = this.packed[base + 2 * a + j] as number;
+      copyRow(this.productW, batch.w, p, r, out);
     }
     const loss = this.net.trainStep(
       this.optimizer,
@@ -213,6 +245,16 @@ class ReplayTrainer {
   }
 }
 
+/**
+ * Row `from` of `src` into row `to` of `dst` (rows of `width` values). A plain loop: `set(subarray(...))` allocates
+ * a view per call, and a gradient step copies five rows per sampled state (1.3 M copies for 100 products).
+ */
+function copyRow(src: Float32Array, dst: Float32Array, from: number, to: number, width: number): void {
+  const s = from * width;
+  const d = to * width;
+  for (let j = 0; j < width; j++) dst[d + j] = src[s + j] as number;
+}
+
 /** A product still learning on some day, with the stock levels its simulated episodes visit each day. */
 interface Learner {
   readonly model: ProductModel;
@@ -223,40 +265,43 @@ interface Learner {
 
 /**
  * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
- * the next day, then gradient steps. Returns the mean value of the day's states (currency, summed over products).
+ * the next day, then gradient steps. With a second thread, THREAD_SHARE of the products' targets are computed there
+ * meanwhile; the rows are stored in product order either way. Returns the mean value of the day's states
+ * (currency, summed over products).
  */
-function learnDay(
+async function learnDay(
   trainer: ReplayTrainer,
   learners: readonly Learner[],
   day: number,
   stepsPerDay: number,
-): number {
+  thread: TargetsThread | null,
+): Promise<number> {
   const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
-  const nextValues = nextDayValues(
-    trainer.net,
-    active.map((l) => l.model),
-    day + 1,
-  );
+  const today = (l: Learner) => ({ model: l.model, stocks: l.stocks[day] ?? [] });
+  const away = (i: number): boolean =>
+    thread !== null && Math.floor((i + 1) * THREAD_SHARE) > Math.floor(i * THREAD_SHARE);
+  const theirs =
+    thread?.dayTargets({
+      day,
+      weights: trainer.net.toArrays(),
+      products: active
+        .filter((_, i) => away(i))
+        .map((l) => ({ index: trainer.indexOf(l.model), stocks: l.stocks[day] ?? [] })),
+    }) ?? Promise.resolve([]);
+  // A rejection is awaited below; one arriving while this thread computes must not count as unhandled.
+  theirs.catch(() => undefined);
+  const mine = dayTargets(trainer.net, active.filter((_, i) => !away(i)).map(today), day);
+  const other = await theirs;
   const newFrom = trainer.rows;
   let estimatedValue = 0;
-  for (const { model: m, stocks } of active) {
-    const today = stocks[day] ?? [];
-    const pmfs: DemandPmf[] = [];
-    for (let k = 0; k < trainer.a; k++) {
-      const previous = pmfs[k - 1];
-      // Actions on the same grid price share one pmf (and `actionValues` then one value).
-      pmfs.push(
-        previous !== undefined && m.actions.priceIndex[k] === m.actions.priceIndex[k - 1]
-          ? previous
-          : demandPmf(m.setup, m.rateOf(day, k)),
-      );
-    }
-    const next = nextValues.get(m) ?? null;
-    // Episodes share stock levels (all of them start full) and each target also reads the level below.
-    const memo: ActionValueMemo = new Map();
-    for (const stock of today)
-      estimatedValue += trainer.addState(m, day, stock, pmfs, next, memo) / today.length;
-  }
+  let m = 0;
+  let o = 0;
+  active.forEach(({ model }, i) => {
+    const product = away(i) ? other[o++] : mine[m++];
+    if (product === undefined) throw new Error(`no targets for product ${model.setup.productId}`);
+    trainer.addRows(model, day, product);
+    for (const value of product.values) estimatedValue += value / product.count;
+  });
   trainer.resetLoss();
   for (let s = 0; s < stepsPerDay && trainer.rows > 0; s++) trainer.step(newFrom);
   return estimatedValue;
@@ -343,7 +388,7 @@ function createTrainer(
   );
   const optimizer = new Adam(cfg.learningRate);
   const capacity = models.reduce((sum, m) => sum + m.setup.horizon * statesPerDayOf(m, cfg), 0);
-  return new ReplayTrainer(net, optimizer, capacity, cfg.batchSize, rng);
+  return new ReplayTrainer(net, optimizer, models, capacity, cfg.batchSize, rng);
 }
 
 /**
@@ -356,6 +401,27 @@ function createTrainer(
 export async function trainPolicy(
   rawInput: TrainingInputInput,
   options: TrainOptions = {},
+): Promise<RlPolicy> {
+  const input: TrainingInput = TrainingInputSchema.parse(rawInput);
+  const thread =
+    trainingThreads(options, input.products.length) > 1
+      ? startTargetsThread(input, input.config.hidden)
+      : null;
+  try {
+    return await trainPolicyWith(input, options, thread);
+  } finally {
+    thread?.terminate();
+  }
+}
+
+/**
+ * `trainPolicy` with the caller's second thread (`startTargetsThread` with this input and its config's hidden
+ * layers), or null for one thread; the caller terminates it (`trainArtifact` keeps it for the safety check).
+ */
+export async function trainPolicyWith(
+  rawInput: TrainingInputInput,
+  options: TrainOptions,
+  thread: TargetsThread | null,
 ): Promise<RlPolicy> {
   const input: TrainingInput = TrainingInputSchema.parse(rawInput);
   validateTrainingInput(input);
@@ -390,7 +456,7 @@ export async function trainPolicy(
     // Targets there would cost as much as the steps they feed (half the backward pass on 100 products).
     for (let day = maxHorizon - 1; day >= 0 && !clock.overBudget(); day--) {
       throwIfAborted(options.signal);
-      estimatedValue = learnDay(trainer, learners, day, cfg.stepsPerDay);
+      estimatedValue = await learnDay(trainer, learners, day, cfg.stepsPerDay, thread);
       report("backward", day);
       await yieldToEventLoop();
     }
@@ -456,274 +522,4 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
       levels.push(Math.min(s0, Math.max(1, Math.round(1 + ((j + rng()) / even) * (s0 - 1)))));
   }
   return byDay;
-}
-
-/**
- * Next-day value (currency, up to a constant per product) of every integer stock level, per previous action when
- * a max daily change makes it depend on that. The network's marginal stock value is read at every level up to
- * VALUE_GRID (on an even grid above that, integrated by the trapezoid rule) in one batch and summed from 0:
- *   V(s, prev) = sum_{j<=s} mu(j) - advScale * (max over all actions of u - max over actions allowed after prev)
- * Stock 0 is worth 0, the day after the horizon nothing at all.
- */
-function nextDayValues(
-  net: QNetwork,
-  models: readonly ProductModel[],
-  day: number,
-): Map<ProductModel, NextValues> {
-  const result = new Map<ProductModel, NextValues>();
-  const grids = new Map<ProductModel, number[]>();
-  let rows = 0;
-  for (const m of models) {
-    if (day >= m.setup.horizon) continue;
-    const grid = valueGrid(m.setup.stock);
-    grids.set(m, grid);
-    rows += grid.length;
-  }
-  if (rows === 0) return result;
-  const f = net.shape.inputs;
-  const a = net.shape.actions;
-  // The day's inputs go through the first layer once per product; each stock level adds its few stock columns
-  // (as the served policy does): the full input is 138 columns wide, the stock part 6.
-  const dayInputs = new Float32Array(grids.size * f);
-  let p = 0;
-  for (const m of grids.keys()) dayInputs.set(m.dayFeatures.subarray(day * f, (day + 1) * f), f * p++);
-  const embedded = net.embedDays(dayInputs, grids.size);
-  const hidden0 = embedded.length / grids.size;
-  const sc = STOCK_FEATURE_COLUMNS.length;
-  const fluidAt = STOCK_FEATURE_COLUMNS.indexOf(FLUID_VALUE_FEATURE);
-  const stockX = new Float32Array(rows * sc);
-  const embedding = new Float32Array(rows * hidden0);
-  const fluid = new Float32Array(rows);
-  const margins = new Float32Array(rows * a);
-  const rates = new Float32Array(rows * a);
-  let r = 0;
-  p = 0;
-  for (const [m, grid] of grids) {
-    const own = embedded.subarray(p * hidden0, (p + 1) * hidden0);
-    p++;
-    for (const s of grid) {
-      m.writeStockFeatures(day, s, stockX, r * sc);
-      embedding.set(own, r * hidden0);
-      fluid[r] = stockX[r * sc + fluidAt] as number;
-      m.writeHeadInputs(day, s, margins, rates, r * a);
-      r++;
-    }
-  }
-  const y = net.finishHead(
-    net.predictRaw(stockX, embedding, rows, STOCK_FEATURE_COLUMNS),
-    rows,
-    fluid,
-    margins,
-    rates,
-  );
-  r = 0;
-  for (const [m, grid] of grids) {
-    result.set(m, valueTables(m, day, grid, y.subarray(r * (a + 1), (r + grid.length) * (a + 1)), a));
-    r += grid.length;
-  }
-  return result;
-}
-
-/** Stock levels the network's marginal value is read at: every level up to VALUE_GRID, an even grid above. */
-function valueGrid(stock: number | null): number[] {
-  if (stock === null) return [Number.POSITIVE_INFINITY];
-  if (stock <= VALUE_GRID) return Array.from({ length: stock }, (_, s) => s + 1);
-  return [
-    ...new Set(Array.from({ length: VALUE_GRID }, (_, g) => Math.round(((g + 1) * stock) / VALUE_GRID))),
-  ];
-}
-
-/** One product's next-day value tables from the network's outputs `y` [grid.length * (1 + a)] on its grid. */
-function valueTables(
-  m: ProductModel,
-  day: number,
-  grid: readonly number[],
-  y: Float32Array,
-  a: number,
-): NextValues {
-  const allowedAfter = m.allowedAfter;
-  const prevs = allowedAfter === null ? 1 : a;
-  const stock = m.setup.stock;
-  const finite = stock !== null;
-  const advScale = m.advantageScale(day);
-  const ref = m.referencePrice;
-  // Free value (best action) at each grid level, then the penalty of each previous action's restricted set.
-  const free = new Float64Array(grid.length);
-  const penalty = Array.from({ length: prevs }, () => new Float64Array(grid.length));
-  let cumulative = 0;
-  let prevLevel = 0;
-  let prevMu = 0;
-  grid.forEach((s, g) => {
-    const base = g * (a + 1);
-    const mu = (y[base] ?? Number.NaN) * ref;
-    if (finite) {
-      const width = s - prevLevel;
-      cumulative += width === 1 || g === 0 ? width * mu : (width * (mu + prevMu)) / 2;
-      prevLevel = s;
-      prevMu = mu;
-    }
-    free[g] = cumulative;
-    if (allowedAfter === null) return;
-    let bestAll = Number.NEGATIVE_INFINITY;
-    for (let k = 0; k < a; k++) {
-      const value = y[base + 1 + k] ?? Number.NaN;
-      if (m.actions.valid[k] && value > bestAll) bestAll = value;
-    }
-    penalty.forEach((pen, p) => {
-      let best = Number.NEGATIVE_INFINITY;
-      for (let k = 0; k < a; k++) {
-        const value = y[base + 1 + k] ?? Number.NaN;
-        if (allowedAfter[p * a + k] && value > best) best = value;
-      }
-      pen[g] = best === Number.NEGATIVE_INFINITY ? 0 : advScale * (bestAll - best);
-    });
-  });
-  return penalty.map((pen) => {
-    const table = new Float64Array(finite ? stock + 1 : 1);
-    if (!finite) {
-      table[0] = -(pen[0] ?? Number.NaN);
-      return table;
-    }
-    // Level 0 stays worth 0 whatever the previous price: nothing is left to sell.
-    let lo = 0;
-    let loValue = 0;
-    grid.forEach((hi, g) => {
-      const hiValue = (free[g] ?? Number.NaN) - (pen[g] ?? Number.NaN);
-      for (let s = lo + 1; s <= hi; s++) table[s] = loValue + ((hiValue - loValue) * (s - lo)) / (hi - lo);
-      lo = hi;
-      loValue = hiValue;
-    });
-    return table;
-  });
-}
-
-/** One product-day's action values by stock level: each level's Q of every action and the best of them. */
-type ActionValueMemo = Map<number, { readonly q: Float64Array; readonly best: number }>;
-
-/** `actionValues` of a stock level, computed once per product-day. */
-function memoActionValues(
-  m: ProductModel,
-  stock: number,
-  pmfs: readonly DemandPmf[],
-  next: NextValues | null,
-  memo: ActionValueMemo,
-): { readonly q: Float64Array; readonly best: number } {
-  let found = memo.get(stock);
-  if (found === undefined) {
-    const q = new Float64Array(m.actionCount);
-    found = { q, best: actionValues(m, stock, pmfs, next, q) };
-    memo.set(stock, found);
-  }
-  return found;
-}
-
-/** Q (currency) of every action in state (day, stock) into `q`; NaN for invalid actions. Returns the best. */
-function actionValues(
-  m: ProductModel,
-  stock: number,
-  pmfs: readonly DemandPmf[],
-  next: NextValues | null,
-  q: Float64Array,
-): number {
-  const finite = stock !== Number.POSITIVE_INFINITY;
-  let best = Number.NEGATIVE_INFINITY;
-  // Without a max daily change the next day's table is one for all actions: an action charging the previous
-  // action's grid price has its value.
-  const shared = next === null || m.allowedAfter === null;
-  for (let k = 0; k < m.actionCount; k++) {
-    const pmf = pmfs[k];
-    if (!m.actions.valid[k] || pmf === undefined) {
-      q[k] = Number.NaN;
-      continue;
-    }
-    if (
-      shared &&
-      k > 0 &&
-      m.actions.valid[k - 1] &&
-      m.actions.priceIndex[k] === m.actions.priceIndex[k - 1]
-    ) {
-      q[k] = q[k - 1] as number;
-      continue;
-    }
-    const price = m.priceOf(k);
-    const margin = price === null ? 0 : price - m.setup.unitCost;
-    const table = next === null ? null : (next[m.allowedAfter === null ? 0 : k] ?? null);
-    let value = 0;
-    if (!finite) {
-      const mean = expectedCapped(pmf, stock);
-      value = (price === null ? 0 : margin * mean) + (table === null ? 0 : (table[0] ?? Number.NaN));
-    } else if (price === null) {
-      value = table === null ? 0 : (table[stock] ?? Number.NaN);
-    } else {
-      let below = 0;
-      const { first, probs } = pmf;
-      // The hot loop of the targets: bounds hoisted, the table's presence tested once.
-      const end = Math.min(probs.length, stock - first);
-      if (table === null) {
-        for (let j = 0; j < end; j++) {
-          const p = probs[j] as number;
-          value += p * (margin * (first + j) + 0);
-          below += p;
-        }
-      } else {
-        for (let j = 0; j < end; j++) {
-          const p = probs[j] as number;
-          const d = first + j;
-          value += p * (margin * d + (table[stock - d] as number));
-          below += p;
-        }
-      }
-      value += Math.max(0, 1 - below) * margin * stock;
-    }
-    q[k] = value;
-    if (value > best) best = value;
-  }
-  return best;
-}
-
-/**
- * Writes the normalized Bellman targets of state (day, stock) and their loss weights at `offset` of `y` and `w`
- * (1 + A values) and returns the state's value (currency, best valid action).
- * Q(a) = E[(p_a - c) min(D, s) + V_{day+1}(s - min(D, s), a)] with D the day's demand at price p_a. Targets: the
- * marginal value V(s) - V(s - 1) over the reference price, and each action's Q minus the mean over valid actions,
- * over the day's advantage scale.
- */
-function writeTargets(
-  m: ProductModel,
-  day: number,
-  stock: number,
-  pmfs: readonly DemandPmf[],
-  next: NextValues | null,
-  y: Float32Array,
-  w: Float32Array,
-  offset: number,
-  memo: ActionValueMemo,
-): number {
-  const a = m.actionCount;
-  const { q, best } = memoActionValues(m, stock, pmfs, next, memo);
-  const finite = stock !== Number.POSITIVE_INFINITY;
-  let sum = 0;
-  let count = 0;
-  for (let k = 0; k < a; k++) {
-    if (m.actions.valid[k]) {
-      sum += q[k] ?? Number.NaN;
-      count++;
-    }
-  }
-  const mean = count > 0 ? sum / count : 0;
-  const aScale = m.advantageScale(day);
-  if (finite) {
-    const below = stock > 1 ? memoActionValues(m, stock - 1, pmfs, next, memo).best : 0;
-    y[offset] = (best - below) / m.referencePrice;
-    w[offset] = 1;
-  } else {
-    y[offset] = 0;
-    w[offset] = 0;
-  }
-  for (let k = 0; k < a; k++) {
-    const valid = m.actions.valid[k] === 1;
-    y[offset + 1 + k] = valid ? ((q[k] ?? Number.NaN) - mean) / aScale : 0;
-    w[offset + 1 + k] = valid ? 1 / count : 0;
-  }
-  return best;
 }

@@ -1,5 +1,9 @@
 import { withinDailyChange } from "../base/daily-change.js";
-import { approxExpectedSales, demandVariance } from "../problem/sales-distribution.js";
+import {
+  approxExpectedSales,
+  approxExpectedSalesTable,
+  demandVariance,
+} from "../problem/sales-distribution.js";
 import {
   type ActionSpec,
   actionCount,
@@ -80,6 +84,12 @@ export class ProductModel {
   private readonly unconstrained: Int32Array;
   /** Stock at or above which no action can sell out on day t (the head inputs then depend on the day alone). */
   private readonly ampleStock: Float64Array;
+  /**
+   * Expected sales by whole stock level below `ampleStock` (`approxExpectedSalesTable`), per grid price of the days
+   * last asked for: training asks day by day (the next day's stock grid, then today's states), the safety check
+   * and inference likewise, so two days cover it.
+   */
+  private readonly salesTables = new Map<number, (Float64Array | undefined)[]>();
 
   constructor(spec: ActionSpec, setup: ProductSetup, rates: Float32Array, referencePrice?: number) {
     this.setup = setup;
@@ -336,7 +346,6 @@ export class ProductModel {
     const prices = this.setup.prices;
     const unitCost = this.setup.unitCost;
     const denominator = this.referencePrice * scale;
-    const dayRates = t * prices.length;
     // Neighbouring actions often charge the same grid price (the shared grid is finer than a product's own):
     // their expected sales are computed once.
     let lastIndex = -2;
@@ -347,10 +356,7 @@ export class ProductModel {
       let sold = 0;
       if (index >= 0) {
         const price = prices[index] as number;
-        sold =
-          index === lastIndex
-            ? lastSold
-            : approxExpectedSales(this.setup, this.rates[dayRates + index] as number, stock);
+        sold = index === lastIndex ? lastSold : this.expectedSales(t, index, stock);
         margin = ((price - unitCost) * sold) / denominator;
       }
       lastIndex = index;
@@ -370,6 +376,26 @@ export class ProductModel {
       margins[offset + k] = (margins[offset + k] as number) - meanMargin;
       rates[offset + k] = (rates[offset + k] as number) - meanRate;
     }
+  }
+
+  /** approxExpectedSales at grid price `index` on day t: whole stock levels read a table built once per price-day. */
+  private expectedSales(t: number, index: number, stock: number): number {
+    const rate = this.rates[t * this.setup.prices.length + index] as number;
+    if (!Number.isInteger(stock)) return approxExpectedSales(this.setup, rate, stock);
+    let tables = this.salesTables.get(t);
+    if (tables === undefined) {
+      if (this.salesTables.size >= 2) this.salesTables.delete(this.salesTables.keys().next().value as number);
+      tables = [];
+      this.salesTables.set(t, tables);
+    }
+    let table = tables[index];
+    if (table === undefined) {
+      table = approxExpectedSalesTable(this.setup, rate, Math.ceil(this.ampleStock[t] as number));
+      tables[index] = table;
+    }
+    return stock >= 0 && stock < table.length
+      ? (table[stock] as number)
+      : approxExpectedSales(this.setup, rate, stock);
   }
 
   /** Offset of the centred myopic margins inside an input vector. */

@@ -58,6 +58,15 @@ export class QNetwork {
   private stale = false;
   /** [1, 2 + A] with a 1 at the kappa column: routes the head's kappa gradient into its output column. */
   private kappaColumn: tf.Tensor2D | null = null;
+  /** `trainStep`'s host-side buffers for its batch size. */
+  private scratch: {
+    readonly rows: number;
+    readonly yOut: Float32Array;
+    readonly wOut: Float32Array;
+    readonly base: Float32Array;
+    readonly ratesOut: Float32Array;
+    readonly xT: Float32Array;
+  } | null = null;
 
   private constructor(shape: QNetworkShape, layers: LayerParams[], weights: Float32Array[]) {
     this.shape = shape;
@@ -290,12 +299,19 @@ export class QNetwork {
     const a = this.shape.actions;
     const o = 2 + a;
     // Output layout [marginal, kappa, action values]: the kappa column has no target of its own (weight 0).
-    const yOut = new Float32Array(rows * o);
-    const wOut = new Float32Array(rows * o);
     // The head's inputs: pred = raw + base - kappaRaw * ratesOut, with the fluid value in base and ratesOut.
-    const base = new Float32Array(rows * o);
-    const ratesOut = new Float32Array(rows * o);
-    const xT = new Float32Array(f * rows);
+    // Kept from step to step (a training's batches are all one size); the cells left at zero are never written.
+    if (this.scratch?.rows !== rows) {
+      this.scratch = {
+        rows,
+        yOut: new Float32Array(rows * o),
+        wOut: new Float32Array(rows * o),
+        base: new Float32Array(rows * o),
+        ratesOut: new Float32Array(rows * o),
+        xT: new Float32Array(f * rows),
+      };
+    }
+    const { yOut, wOut, base, ratesOut, xT } = this.scratch;
     const scale = 2 / rows;
     const { margins, rates } = batch;
     for (let r = 0; r < rows; r++) {
@@ -375,6 +391,17 @@ export class QNetwork {
     adam.step(this.weights, grads);
     this.stale = true;
     return loss;
+  }
+
+  /** Replaces the weights (`fromArrays` order and shapes), e.g. with another thread's network's `toArrays()`. */
+  setWeights(arrays: readonly Float32Array[]): void {
+    if (arrays.length !== this.weights.length) throw new RangeError("wrong number of weight tensors");
+    this.weights.forEach((w, i) => {
+      const source = at(arrays, i);
+      if (source.length !== w.length) throw new RangeError(`weight tensor ${i} has the wrong size`);
+      w.set(source);
+    });
+    this.stale = true;
   }
 
   variables(): tf.Variable[] {

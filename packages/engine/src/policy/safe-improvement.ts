@@ -4,7 +4,7 @@ import { buildProblem, problemFromRates } from "../problem/problem-setup.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import type { RlPolicy } from "./rl-policy.js";
-import type { DemandUncertainty, TrainingInput } from "./training-input.js";
+import type { DemandUncertainty, ProductTrainingData, TrainingInput } from "./training-input.js";
 
 /**
  * Width, in standard errors, of the band of plausible demand models the learned policy must beat the rule in
@@ -136,6 +136,60 @@ export interface SafeImprovement {
   readonly margins: { readonly policy: number; readonly rule: number | null };
 }
 
+/** One product as the check needs it: its setup, fitted rates (float32, as the simulator holds them) and data. */
+export interface SafetyProduct {
+  readonly setup: ProductTrainingData["setup"];
+  readonly rates: ArrayLike<number>;
+  readonly ruleParams?: RuleParams | undefined;
+  readonly demandUncertainty?: DemandUncertainty | undefined;
+}
+
+/** Each of `product`'s plausible problems (in `plausibleModels` order), the fitted one first. */
+function plausibleProblems(
+  product: SafetyProduct,
+  z: number,
+): { fitted: PricingProblem; problems: PricingProblem[] } {
+  const fitted = problemFromRates(product.setup, product.rates);
+  const u = product.demandUncertainty;
+  const problems = plausibleModels(u, z).map((model, k) =>
+    k === 0 ? fitted : problemUnder(fitted, u, model),
+  );
+  return { fitted, problems };
+}
+
+/**
+ * The rule's exact expected margin under each plausible model of `product` (in `plausibleModels` order), or null
+ * without rule parameters. Independent of the learned policy, so it can run while the policy trains.
+ */
+export function ruleMarginsUnderModels(product: SafetyProduct, z = SAFETY_Z): number[] | null {
+  const params = product.ruleParams;
+  if (params === undefined) return null;
+  const { fitted, problems } = plausibleProblems(product, z);
+  // The plausible models move the demand, not the guardrails and dates the rule prices by: one rule serves all.
+  const rule = remembered(fitted, rulePolicy(fitted, params));
+  return problems.map((problem) => evaluatePolicy(problem, rule, EVALUATION).value);
+}
+
+/** The learned policy's exact expected margin under each plausible model of its product `productId`. */
+export function policyMarginsUnderModels(
+  policy: RlPolicy,
+  productId: string,
+  demandUncertainty: DemandUncertainty | undefined,
+  z = SAFETY_Z,
+): number[] {
+  const m = policy.products[policy.productIndex(productId)];
+  if (m === undefined) throw new RangeError(`unknown product ${productId}`);
+  const { fitted, problems } = plausibleProblems({ setup: m.setup, rates: m.rates, demandUncertainty }, z);
+  const rl = remembered(fitted, policy.productPolicy(productId));
+  return problems.map((problem) => evaluatePolicy(problem, rl, EVALUATION).value);
+}
+
+/** Margins computed elsewhere (another thread), by product id: what `safePolicyImprovement` then skips. */
+export interface PrecomputedMargins {
+  readonly rule?: ReadonlyMap<string, number[] | null>;
+  readonly policy?: ReadonlyMap<string, number[]>;
+}
+
 /**
  * Safe policy improvement over the rule (in the spirit of high-confidence policy improvement, Thomas et al. 2015,
  * and SPIBB, Laroche et al. 2019): the policy was learned from the fitted model alone, so wherever the data barely
@@ -149,11 +203,15 @@ export interface SafeImprovement {
  * single corner even where it loses 38 % of the optimum at the estimate (the unlimited-stock market); the pairwise
  * test then discards nearly every learned policy. Max-min still rejects a policy whose good value hinges on an
  * elasticity the data do not pin down (flat price history), which is the failure this guards against.
+ *
+ * `precomputed` margins (`ruleMarginsUnderModels`, `policyMarginsUnderModels` run elsewhere with the same `z`)
+ * are used as they are; the rest are computed here.
  */
 export function safePolicyImprovement(
   policy: RlPolicy,
   input: Pick<TrainingInput, "products">,
   z = SAFETY_Z,
+  precomputed: PrecomputedMargins = {},
 ): SafeImprovement {
   const byId = new Map(input.products.map((p) => [p.setup.productId, p]));
   const fallbacks: Record<string, RuleParams> = {};
@@ -164,13 +222,18 @@ export function safePolicyImprovement(
   for (const m of policy.products) {
     const id = m.setup.productId;
     const data = byId.get(id);
-    const fitted = problemFromRates(m.setup, m.rates);
-    const rl = remembered(fitted, policy.productPolicy(id));
     const params = data?.ruleParams;
-    // The plausible models move the demand, not the guardrails and dates the rule prices by: one rule serves all.
-    const rule = params === undefined ? undefined : remembered(fitted, rulePolicy(fitted, params));
     const u = data?.demandUncertainty;
     const models = plausibleModels(u, z);
+    const rlMargins = precomputed.policy?.get(id) ?? policyMarginsUnderModels(policy, id, u, z);
+    const ruleMargins =
+      params === undefined
+        ? null
+        : (precomputed.rule?.get(id) ??
+          ruleMarginsUnderModels(
+            { setup: m.setup, rates: m.rates, ruleParams: params, demandUncertainty: u },
+            z,
+          ));
     let rlFitted = 0;
     let ruleFitted: number | null = null;
     let rlWorst = Number.POSITIVE_INFINITY;
@@ -178,12 +241,11 @@ export function safePolicyImprovement(
     let worstGain = Number.POSITIVE_INFINITY;
     let worstAt: number | null = null;
     for (const [k, model] of models.entries()) {
-      const problem = k === 0 ? fitted : problemUnder(fitted, u, model);
-      const vRl = evaluatePolicy(problem, rl, EVALUATION).value;
+      const vRl = rlMargins[k] ?? Number.NaN;
       rlWorst = Math.min(rlWorst, vRl);
       if (k === 0) rlFitted = vRl;
-      if (rule === undefined) continue;
-      const vRule = evaluatePolicy(problem, rule, EVALUATION).value;
+      if (ruleMargins === null) continue;
+      const vRule = ruleMargins[k] ?? Number.NaN;
       ruleWorst = Math.min(ruleWorst, vRule);
       if (k === 0) ruleFitted = vRule;
       if (vRl - vRule < worstGain) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   approxExpectedSales,
+  approxExpectedSalesTable,
   BERNOULLI,
   demandPmf,
   expectedCapped,
@@ -106,6 +107,18 @@ describe("sales distribution", () => {
         });
         expect(expectedSales(law, rate, stock)).toBeCloseTo(exact, 10);
         expect(Math.abs(approxExpectedSales(law, rate, stock) - exact)).toBeLessThan(5e-3 * rate);
+      }
+    }
+  });
+});
+
+describe("approxExpectedSalesTable", () => {
+  it("is approxExpectedSales at every whole stock, bit for bit", () => {
+    const laws = [POISSON, negativeBinomial(0.3), BERNOULLI];
+    for (const law of laws) {
+      for (const rate of [0, 0.05, 0.7, 3, 12.5, 60, 150]) {
+        const table = approxExpectedSalesTable(law, rate, 400);
+        for (let s = 0; s <= 400; s++) expect(table[s]).toBe(approxExpectedSales(law, rate, s));
       }
     }
   });

@@ -250,3 +250,38 @@ export function approxExpectedSales(law: DemandDistribution, rate: number, stock
   }
   return sum + (stock - whole) * Math.max(0, 1 - cdf);
 }
+
+/**
+ * `approxExpectedSales(law, rate, s)` for every whole stock s in [0, upTo], bit for bit, in one pass: the small-rate
+ * recursion's partial sums are the values at the successive whole stocks, so a caller needing many stock levels of
+ * one rate (the RL network's inputs on a stock grid) pays for the longest one only.
+ */
+export function approxExpectedSalesTable(law: DemandDistribution, rate: number, upTo: number): Float64Array {
+  const table = new Float64Array(upTo + 1);
+  if (!(rate > 0)) return table;
+  if (law.distribution === "bernoulli" || rate > NORMAL_ABOVE) {
+    for (let s = 1; s <= upTo; s++) table[s] = approxExpectedSales(law, rate, s);
+    return table;
+  }
+  const ample = rate + 8 * demandSd(law, rate) + 8;
+  const alpha = overdispersionOf(law);
+  const r = alpha > 0 ? 1 / alpha : 0;
+  const q = alpha > 0 ? (alpha * rate) / (1 + alpha * rate) : 0;
+  let p = alpha > 0 ? Math.exp(-r * Math.log1p(alpha * rate)) : Math.exp(-rate);
+  let cdf = p;
+  let sum = 0;
+  let k = 0;
+  for (let s = 1; s <= upTo; s++) {
+    if (s >= ample) {
+      table[s] = rate;
+      continue;
+    }
+    for (; k < s; k++) {
+      sum += 1 - cdf;
+      p *= alpha > 0 ? ((k + r) / (k + 1)) * q : rate / (k + 1);
+      cdf += p;
+    }
+    table[s] = sum;
+  }
+  return table;
+}

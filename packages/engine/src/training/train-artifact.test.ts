@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadPolicyArtifact } from "../artifact/policy-artifact.js";
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
+import { trainPolicy } from "../policy/fitted-q.js";
+import { safePolicyImprovement } from "../policy/safe-improvement.js";
 import { problemFromFitted, twoProductInput } from "../policy/test-support/two-product-fit.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import { trainArtifact } from "./train-artifact.js";
@@ -53,6 +55,20 @@ describe("trainArtifact", () => {
       );
     } finally {
       loaded.dispose();
+    }
+  });
+
+  it("checks safety in two threads with the margins one thread computes, bit for bit", async () => {
+    const artifact = await trainArtifact(input, { threads: 2 });
+    const trained = await trainPolicy(input, { threads: 1 });
+    const alone = safePolicyImprovement(trained, input);
+    try {
+      expect(artifact.manifest.metrics.safety).toEqual(alone.report);
+      expect(artifact.manifest.metrics.policyMargin).toBe(alone.margins.policy);
+      expect(artifact.manifest.metrics.ruleMargin).toBe(alone.margins.rule);
+    } finally {
+      alone.policy.dispose();
+      trained.dispose();
     }
   });
 });

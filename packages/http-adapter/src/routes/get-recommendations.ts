@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { codedRepresentation } from "../content-coding.js";
 import { DATA_ROUTE_ERROR_CODES, errorResponses } from "../errors.js";
 import { requestContext } from "../request-context.js";
 import { getRecommendationsQuerySchema, recommendationsResponseSchema } from "../schemas/recommendations.js";
@@ -13,7 +14,7 @@ export const GET_RECOMMENDATIONS_ERROR_CODES = [...DATA_ROUTE_ERROR_CODES, "no_r
 export function registerGetRecommendations(app: FastifyInstance, deps: RouteDeps): void {
   app.withTypeProvider<ZodTypeProvider>().route({
     method: "GET",
-    config: { etag: true },
+    config: { etag: true, contentCoding: true },
     url: "/v2/recommendations",
     schema: {
       operationId: "getRecommendations",
@@ -30,13 +31,12 @@ export function registerGetRecommendations(app: FastifyInstance, deps: RouteDeps
     handler: async (request, reply) => {
       const fast = deps.pricing.getRecommendationsJson;
       if (fast) {
-        // A Buffer payload bypasses the response serializer: the service vouches for the bytes and their tag.
+        // A Buffer payload bypasses the response serializer: the service vouches for the bytes and their tags.
         const body = await fast.call(deps.pricing, request.query, requestContext(request));
         // The typed reply only accepts the response object; the raw bytes go through the untyped one.
-        return (reply as unknown as FastifyReply)
-          .type("application/json; charset=utf-8")
-          .header("etag", body.etag)
-          .send(body.bytes);
+        const raw = reply as unknown as FastifyReply;
+        const bytes = codedRepresentation(request, raw, body);
+        return raw.type("application/json; charset=utf-8").send(bytes);
       }
       return deps.pricing.getRecommendations(request.query, requestContext(request));
     },

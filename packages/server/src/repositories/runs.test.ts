@@ -233,5 +233,50 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       ]);
       expect(listed.runs.filter((r) => r.kind === "nightly").length).toBeGreaterThanOrEqual(1);
     });
+
+    it("writes every column back exactly, whatever the text holds", async () => {
+      const store = createRunsRepository(ctx.db);
+      // PostgreSQL receives a run's rows as one JSON document: quotes, backslashes, commas, braces, the text NULL,
+      // non-ASCII, nulls and each item's JSON explanation must come back as written.
+      const awkward = [
+        'quote"d',
+        "back\\slash",
+        "com,ma",
+        "{brace}",
+        "NULL",
+        "na\u00efve \u20ac",
+        " spaced ",
+      ];
+      const items = rows(["2026-03-03", "2026-03-04"], awkward).map((r, i) => ({
+        ...r,
+        price: 1.23 + i / 7,
+        exploratory: i % 3 === 0 ? null : i % 3 === 1,
+        expected_units_p10: i % 4 === 0 ? null : 0.5,
+        explanation:
+          i % 5 === 0
+            ? null
+            : {
+                rule_price: 2 + i / 3,
+                weekday_index: 1.0625,
+                stock_cover_days: null,
+                elasticity: -1.5,
+                elasticity_se: 0.1,
+                observed_price_range: [1, 3] as [number, number],
+                binding: null,
+              },
+      }));
+      const run = await store.insert(
+        {
+          ...nightly("2026-03-03", "2026-03-03T02:00:00.000Z"),
+          recommendations: items,
+        },
+        100,
+      );
+      const back = await store.recommendations(run?.run_id ?? "", { explain: true });
+      const order = (a: Recommendation, b: Recommendation) =>
+        a.date.localeCompare(b.date) ||
+        (a.product_id < b.product_id ? -1 : a.product_id > b.product_id ? 1 : 0);
+      expect([...back].sort(order)).toEqual([...items].sort(order));
+    });
   });
 }

@@ -3,8 +3,8 @@ import {
   type GetRecommendationsQuery,
   type RecommendationsResponse,
   recommendationsResponseSchema,
-  strongEtag,
   type TaggedJson,
+  taggedJson,
 } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { RunRow } from "../db/schema.js";
@@ -39,9 +39,11 @@ export async function readRecommendations(
 }
 
 /**
- * `readRecommendations` serialized with its ETag, from `ctx.responses` when the same run and filter were read
- * before: runs are immutable, so neither the bytes nor their tag go stale. The tag is the bytes' own hash, so
- * every replica and every restart gives the same one.
+ * `readRecommendations` serialized with its ETag, and gzip and brotli codings with theirs (`taggedJson`), from
+ * `ctx.responses` when the same run and filter were read before: runs are immutable, so neither the bytes nor
+ * their tags go stale. The tag is the bytes' own hash, so every replica and every restart gives the same one; the
+ * codings are made once here, off the event loop, so a read served from the cache compresses nothing, and the
+ * reads that miss together (every partner polling a new run) share one serialization and compression.
  */
 export async function readRecommendationsJson(
   ctx: ServerContext,
@@ -55,13 +57,9 @@ export async function readRecommendationsJson(
     input.product_id ?? "",
     input.explain ? "explain" : "",
   ].join("|");
-  let body = ctx.responses.get(key);
-  if (body === undefined) {
+  return ctx.responses.getOrMake(key, async () => {
     const response = await readRun(ctx, input, run);
     // Checked once here, since the route sends these bytes without its serializer.
-    const bytes = Buffer.from(JSON.stringify(recommendationsResponseSchema.parse(response)));
-    body = { bytes, etag: strongEtag(bytes) };
-    ctx.responses.set(key, body);
-  }
-  return body;
+    return taggedJson(Buffer.from(JSON.stringify(recommendationsResponseSchema.parse(response))));
+  });
 }

@@ -1,36 +1,80 @@
 import type { TaggedJson } from "@pricing/http-adapter";
 
+/** The bytes an entry holds: its identity bytes and each of its codings. */
+function sizeOf(body: TaggedJson): number {
+  let size = body.bytes.byteLength;
+  for (const coded of Object.values(body.coded ?? {})) size += coded.bytes.byteLength;
+  return size;
+}
+
 /**
- * Serialized responses of persisted runs with their ETags, bounded by total bytes, least recently used out first.
- * Runs are immutable, so an entry never goes stale: a run deleted by retention is simply never asked for again.
+ * Serialized responses of persisted runs with their ETags and codings, bounded by total bytes, least recently used
+ * out first. Runs are immutable, so an entry never goes stale: a run deleted by retention is simply never asked
+ * for again.
  */
 export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
   const entries = new Map<string, TaggedJson>();
+  /** Entries being made: the partners reading a new run at once wait for one serialization and compression. */
+  const making = new Map<string, Promise<TaggedJson>>();
   let bytes = 0;
-  return {
-    get(key: string): TaggedJson | undefined {
-      const hit = entries.get(key);
-      if (hit !== undefined) {
-        entries.delete(key);
-        entries.set(key, hit);
-      }
-      return hit;
-    },
-    set(key: string, body: TaggedJson): void {
-      if (body.bytes.byteLength > maxBytes) return;
-      const old = entries.get(key);
-      if (old) bytes -= old.bytes.byteLength;
+
+  function get(key: string): TaggedJson | undefined {
+    const hit = entries.get(key);
+    if (hit !== undefined) {
       entries.delete(key);
-      entries.set(key, body);
-      bytes += body.bytes.byteLength;
-      for (const [k, v] of entries) {
-        if (bytes <= maxBytes) break;
-        entries.delete(k);
-        bytes -= v.bytes.byteLength;
+      entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  function set(key: string, body: TaggedJson): void {
+    const size = sizeOf(body);
+    if (size > maxBytes) return;
+    const old = entries.get(key);
+    if (old) bytes -= sizeOf(old);
+    entries.delete(key);
+    entries.set(key, body);
+    bytes += size;
+    for (const [k, v] of entries) {
+      if (bytes <= maxBytes) break;
+      entries.delete(k);
+      bytes -= sizeOf(v);
+    }
+  }
+
+  return {
+    get,
+    set,
+    /**
+     * The entry of `key`, made by `make` and kept on a miss; concurrent misses of one key share one `make`. A
+     * failed `make` keeps nothing, so the next read tries again.
+     */
+    async getOrMake(key: string, make: () => Promise<TaggedJson>): Promise<TaggedJson> {
+      const hit = get(key);
+      if (hit !== undefined) return hit;
+      let pending = making.get(key);
+      if (pending === undefined) {
+        pending = make().then(
+          (body) => {
+            making.delete(key);
+            set(key, body);
+            return body;
+          },
+          (error: unknown) => {
+            making.delete(key);
+            throw error;
+          },
+        );
+        making.set(key, pending);
       }
+      return pending;
     },
     get size(): number {
       return entries.size;
+    },
+    /** Bytes held, codings included. */
+    get bytes(): number {
+      return bytes;
     },
   };
 }
