@@ -9,8 +9,9 @@
  * server's default settings (only `--train-seconds` overrides the budget): wall seconds and the process's CPU
  * seconds (the training thread's included). `stages`: the same market's data trained in this thread, one stage at
  * a time, with the engine's exported steps: the demand fit and training input, the RL loop (its backward pass and
- * final phase apart), the safety gate (the exact evaluations of both policies under every plausible model, which
- * also give the artifact's margins) and serialization. CPU seconds are this process's; say the load (`uptime`)
+ * final phase apart; from 20 products on its targets shared with a second thread, as in the server), the safety
+ * gate in this thread alone (the exact evaluations of both policies under every plausible model, which also give
+ * the artifact's margins; the server's worker shares them with its second thread) and serialization. CPU seconds are this process's; say the load (`uptime`)
  * beside them, since wall time on a shared machine is noisy.
  */
 import { mkdtempSync, rmSync } from "node:fs";

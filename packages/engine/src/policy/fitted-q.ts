@@ -37,8 +37,8 @@ export interface TrainOptions {
   /** Milliseconds clock, injectable for tests of the time budget. */
   readonly now?: () => number;
   /**
-   * Threads computing the backward pass's targets: 1 or 2 (the same policy bit for bit). Default: 2 from
-   * THREADS_FROM_PRODUCTS products on.
+   * Threads computing the backward pass's targets (and, in `trainArtifact`, the safety check): 1 or 2, the same
+   * policy bit for bit. Default: 2 from THREADS_FROM_PRODUCTS products on.
    */
   readonly threads?: 1 | 2;
 }
@@ -48,6 +48,18 @@ export interface TrainOptions {
  * start-up (loading TensorFlow in the thread) and saves about a second per 20 products on a 60-day season.
  */
 const THREADS_FROM_PRODUCTS = 20;
+
+/**
+ * Share of each backward day's products whose targets the second thread computes. This thread also makes the day's
+ * gradient steps, about a third of the targets' time at 30 steps a day (bench:train's 100 products: some 70 of 240
+ * CPU ms a day), so the two finish a day together near two thirds there.
+ */
+const THREAD_SHARE = 0.7;
+
+/** Threads a training of `products` products runs on (the safety check's included, see `trainArtifact`). */
+export function trainingThreads(options: Pick<TrainOptions, "threads">, products: number): 1 | 2 {
+  return options.threads ?? (products >= THREADS_FROM_PRODUCTS ? 2 : 1);
+}
 
 /** Exploration of the simulated episodes, in log price: a per-episode bias and a daily jitter around the fluid price. */
 const EXPLORE_BIAS = 0.12;
@@ -109,10 +121,13 @@ class ReplayTrainer {
   private readonly rowModel: Int32Array;
   private readonly rowDay: Int32Array;
   private readonly stockX: Float32Array;
-  /** Head inputs: [rows * A] expected margins and units today, capped by stock. */
-  private readonly margins: Float32Array;
-  private readonly rates: Float32Array;
-  private readonly y: Float32Array;
+  /**
+   * Per row its head inputs (today's expected margins and units, capped by stock; A each) and normalized targets
+   * (out) side by side ([rows * (2A + out)]), what a step gathers at random: one region of memory per sampled row
+   * instead of three.
+   */
+  private readonly packed: Float32Array;
+  private readonly width: number;
   /** Loss weights per product, [product * out]. */
   private readonly productW: Float32Array;
   private readonly modelIndex: Map<ProductModel, number>;
@@ -141,9 +156,8 @@ class ReplayTrainer {
     this.rowModel = new Int32Array(capacity);
     this.rowDay = new Int32Array(capacity);
     this.stockX = new Float32Array(capacity * STOCK_FEATURE_COLUMNS.length);
-    this.margins = new Float32Array(capacity * this.a);
-    this.rates = new Float32Array(capacity * this.a);
-    this.y = new Float32Array(capacity * this.out);
+    this.width = 2 * this.a + this.out;
+    this.packed = new Float32Array(capacity * this.width);
     this.productW = new Float32Array(models.length * this.out);
     this.batch = {
       x: new Float32Array(batchSize * this.f),
@@ -169,9 +183,13 @@ class ReplayTrainer {
     this.rowModel.fill(p, from, from + rows.count);
     this.rowDay.fill(day, from, from + rows.count);
     this.stockX.set(rows.stockX, from * sc);
-    this.margins.set(rows.margins, from * this.a);
-    this.rates.set(rows.rates, from * this.a);
-    this.y.set(rows.y, from * this.out);
+    const { a, out, width } = this;
+    for (let j = 0; j < rows.count; j++) {
+      const base = (from + j) * width;
+      this.packed.set(rows.margins.subarray(j * a, (j + 1) * a), base);
+      this.packed.set(rows.rates.subarray(j * a, (j + 1) * a), base + a);
+      this.packed.set(rows.y.subarray(j * out, (j + 1) * out), base + 2 * a);
+    }
     this.productW.set(rows.w, p * this.out);
     this.rows += rows.count;
   }
@@ -193,9 +211,12 @@ class ReplayTrainer {
       copyRow(m.dayFeatures, batch.x, this.rowDay[row] as number, r, f);
       for (let j = 0; j < sc; j++)
         batch.x[r * f + (STOCK_FEATURE_COLUMNS[j] as number)] = this.stockX[row * sc + j] as number;
-      copyRow(this.margins, batch.m, row, r, a);
-      copyRow(this.rates, batch.r, row, r, a);
-      copyRow(this.y, batch.y, row, r, out);
+      const base = row * this.width;
+      for (let j = 0; j < a; j++) {
+        batch.m[r * a + j] = this.packed[base + j] as number;
+        batch.r[r * a + j] = this.packed[base + a + j] as number;
+      }
+      for (let j = 0; j < out; j++) batch.y[r * out + j] = this.packed[base + 2 * a + j] as number;
       copyRow(this.productW, batch.w, p, r, out);
     }
     const loss = this.net.trainStep(
@@ -244,7 +265,7 @@ interface Learner {
 
 /**
  * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
- * the next day, then gradient steps. With a second thread, every other product's targets are computed there
+ * the next day, then gradient steps. With a second thread, THREAD_SHARE of the products' targets are computed there
  * meanwhile; the rows are stored in product order either way. Returns the mean value of the day's states
  * (currency, summed over products).
  */
@@ -257,7 +278,8 @@ async function learnDay(
 ): Promise<number> {
   const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
   const today = (l: Learner) => ({ model: l.model, stocks: l.stocks[day] ?? [] });
-  const away = (i: number): boolean => thread !== null && i % 2 === 1;
+  const away = (i: number): boolean =>
+    thread !== null && Math.floor((i + 1) * THREAD_SHARE) > Math.floor(i * THREAD_SHARE);
   const theirs =
     thread?.dayTargets({
       day,
@@ -381,6 +403,27 @@ export async function trainPolicy(
   options: TrainOptions = {},
 ): Promise<RlPolicy> {
   const input: TrainingInput = TrainingInputSchema.parse(rawInput);
+  const thread =
+    trainingThreads(options, input.products.length) > 1
+      ? startTargetsThread(input, input.config.hidden)
+      : null;
+  try {
+    return await trainPolicyWith(input, options, thread);
+  } finally {
+    thread?.terminate();
+  }
+}
+
+/**
+ * `trainPolicy` with the caller's second thread (`startTargetsThread` with this input and its config's hidden
+ * layers), or null for one thread; the caller terminates it (`trainArtifact` keeps it for the safety check).
+ */
+export async function trainPolicyWith(
+  rawInput: TrainingInputInput,
+  options: TrainOptions,
+  thread: TargetsThread | null,
+): Promise<RlPolicy> {
+  const input: TrainingInput = TrainingInputSchema.parse(rawInput);
   validateTrainingInput(input);
   const backend = await initTfBackend();
   const cfg = input.config;
@@ -389,10 +432,6 @@ export async function trainPolicy(
   const simulator = buildSimulator(input);
   const { models } = simulator;
   const trainer = createTrainer(models, cfg, rng);
-  const thread =
-    (options.threads ?? (models.length >= THREADS_FROM_PRODUCTS ? 2 : 1)) > 1
-      ? startTargetsThread(input, cfg.hidden)
-      : null;
   // An abort or error mid-training must still free the variables and Adam moments (not tidy-scoped).
   try {
     const learners = models.map((m) => {
@@ -444,7 +483,6 @@ export async function trainPolicy(
       },
     });
   } finally {
-    thread?.terminate();
     trainer.dispose();
   }
 }

@@ -1,63 +1,118 @@
 import { Worker } from "node:worker_threads";
+import { threadExecArgv } from "../base/thread-call.js";
 import type { ProductDayRows } from "./bellman-targets.js";
+import type { RlPolicyData } from "./rl-policy.js";
 import type { TrainingInput } from "./training-input.js";
 
 export interface TargetsThreadData {
   readonly input: Pick<TrainingInput, "products">;
   readonly hidden: readonly number[];
+  /** With a z, the thread also evaluates the rule for the safety check (`ruleMarginsUnderModels`) when idle. */
+  readonly safetyZ: number | null;
 }
 
 /** One day's request: the network's current weights and the products (simulator index, stocks) to compute. */
-export interface TargetsRequest {
+export interface DayRequest {
+  readonly type: "day";
   readonly day: number;
   readonly weights: readonly Float32Array[];
   readonly products: readonly { readonly index: number; readonly stocks: readonly number[] }[];
 }
 
+/** The trained policy and the products to evaluate it on for the safety check (`policyMarginsUnderModels`). */
+export interface PolicyRequest {
+  readonly type: "policy";
+  readonly policy: RlPolicyData;
+  readonly productIds: readonly string[];
+}
+
+export type TargetsRequest = DayRequest | PolicyRequest;
+
+type Margins<T> = readonly (readonly [string, T])[];
+
 export type TargetsReply =
   | { readonly type: "rows"; readonly day: number; readonly rows: ProductDayRows[] }
+  | { readonly type: "rule"; readonly margins: Margins<number[] | null> }
+  | { readonly type: "policy"; readonly margins: Margins<number[]> }
   | { readonly type: "error"; readonly message: string };
 
 const WORKER_ENTRY = import.meta.url.endsWith(".ts")
   ? new URL("./targets-worker-bootstrap.mjs", import.meta.url)
   : new URL("./targets-worker.js", import.meta.url);
 
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
+
 /** A training's second thread (see `startTargetsThread`). */
 export interface TargetsThread {
-  /** `dayTargets` of these products there, under `weights`; one request at a time. */
-  dayTargets(request: TargetsRequest): Promise<ProductDayRows[]>;
+  /** `dayTargets` of these products there, under `weights`; one day at a time. */
+  dayTargets(request: Omit<DayRequest, "type">): Promise<ProductDayRows[]>;
+  /** The rule's safety-check margins by product id; only when started with a z. */
+  readonly ruleMargins: Promise<Map<string, number[] | null>>;
+  /** The trained policy's safety-check margins on `productIds`, by product id. */
+  policyMargins(policy: RlPolicyData, productIds: readonly string[]): Promise<Map<string, number[]>>;
   terminate(): void;
 }
 
 /**
- * Starts a thread that computes part of each backward-induction day's replay rows (`dayTargets`): the rows of a
- * product depend on its model, its stocks and the network's weights only, so a day's products can be split
- * between two threads and the rows are the same bit for bit (same code, same weights, same backend).
+ * Starts a training's second thread. It computes part of each backward-induction day's replay rows
+ * (`dayTargets`): the rows of a product depend on its model, its stocks and the network's weights only, so a day's
+ * products can be split between two threads and the rows are the same bit for bit (same code, same weights, same
+ * backend). With `safetyZ`, between days it evaluates the rule under the plausible demand models, which does not
+ * depend on the policy, and once the policy is trained part of its evaluations: the margins `safePolicyImprovement`
+ * computes in one thread, bit for bit.
  */
 export function startTargetsThread(
   input: Pick<TrainingInput, "products">,
   hidden: readonly number[],
+  safetyZ: number | null = null,
 ): TargetsThread {
-  const data: TargetsThreadData = { input: { products: input.products }, hidden };
-  const worker = new Worker(WORKER_ENTRY, { workerData: data, execArgv: [] });
-  let pending: { resolve: (rows: ProductDayRows[]) => void; reject: (e: Error) => void } | null = null;
-  const fail = (error: Error): void => {
-    pending?.reject(error);
-    pending = null;
+  const data: TargetsThreadData = { input: { products: input.products }, hidden, safetyZ };
+  const worker = new Worker(WORKER_ENTRY, { workerData: data, execArgv: threadExecArgv() });
+  let day: Waiter<ProductDayRows[]> | null = null;
+  let rule: Waiter<Map<string, number[] | null>> | null = null;
+  let policy: Waiter<Map<string, number[]>> | null = null;
+  const ruleMargins = new Promise<Map<string, number[] | null>>((resolve, reject) => {
+    rule = { resolve, reject };
+  });
+  // A failure before anyone asks for the rule's margins must not surface as an unhandled rejection.
+  ruleMargins.catch(() => undefined);
+  const failAll = (error: Error): void => {
+    for (const waiter of [day, rule, policy]) waiter?.reject(error);
+    day = null;
+    rule = null;
+    policy = null;
   };
   worker.on("message", (reply: TargetsReply) => {
-    if (reply.type === "rows") pending?.resolve(reply.rows);
-    else fail(new Error(`training thread failed: ${reply.message}`));
-    pending = null;
+    if (reply.type === "rows") {
+      day?.resolve(reply.rows);
+      day = null;
+    } else if (reply.type === "rule") {
+      rule?.resolve(new Map(reply.margins));
+      rule = null;
+    } else if (reply.type === "policy") {
+      policy?.resolve(new Map(reply.margins));
+      policy = null;
+    } else {
+      failAll(new Error(`training thread failed: ${reply.message}`));
+    }
   });
-  worker.on("error", fail);
-  worker.on("exit", (code) => fail(new Error(`training thread exited with code ${code}`)));
+  worker.on("error", failAll);
+  worker.on("exit", (code) => failAll(new Error(`training thread exited with code ${code}`)));
+  const send = (request: TargetsRequest): void => worker.postMessage(request);
   return {
     dayTargets: (request) =>
       new Promise<ProductDayRows[]>((resolve, reject) => {
-        if (pending !== null) throw new Error("one request at a time");
-        pending = { resolve, reject };
-        worker.postMessage(request);
+        day = { resolve, reject };
+        send({ type: "day", ...request });
+      }),
+    ruleMargins,
+    policyMargins: (policyData, productIds) =>
+      new Promise<Map<string, number[]>>((resolve, reject) => {
+        policy = { resolve, reject };
+        send({ type: "policy", policy: policyData, productIds });
       }),
     terminate: () => {
       void worker.terminate();

@@ -3,64 +3,119 @@ import { initTfBackend } from "../backend/tf-backend.js";
 import { dayTargets } from "./bellman-targets.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
+import { RlPolicy } from "./rl-policy.js";
+import { policyMarginsUnderModels, ruleMarginsUnderModels } from "./safe-improvement.js";
 import { buildSimulator } from "./simulator.js";
-import type { TargetsReply, TargetsRequest, TargetsThreadData } from "./targets-in-worker.js";
+import type {
+  DayRequest,
+  PolicyRequest,
+  TargetsReply,
+  TargetsRequest,
+  TargetsThreadData,
+} from "./targets-in-worker.js";
 
 // Entry point of a training's second thread (see `startTargetsThread`): the simulator once, then one day's replay
-// rows of the products the parent asks for, under the parent's current weights.
+// rows of the products the parent asks for under the parent's current weights; between days, one product at a
+// time, the rule's safety-check margins; at the end the trained policy's margins the parent asks for.
 const port = parentPort;
 if (port === null) throw new Error("targets-worker must run in a worker thread");
 const data = workerData as TargetsThreadData;
 const { models } = buildSimulator(data.input);
 const backendReady = initTfBackend();
 let net: QNetwork | null = null;
+
+const send = (reply: TargetsReply, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
+const fail = (error: unknown): void =>
+  send({
+    type: "error",
+    message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  });
+
+function networkWith(weights: readonly Float32Array[]): QNetwork {
+  const first = models[0];
+  if (first === undefined) throw new RangeError("no products");
+  if (net === null) {
+    net = QNetwork.fromArrays(
+      {
+        inputs: first.featureCount,
+        hidden: data.hidden,
+        actions: first.actionCount,
+        marginOffset: ProductModel.marginOffset,
+        fluidOffset: FLUID_VALUE_FEATURE,
+      },
+      weights,
+    );
+  } else {
+    net.setWeights(weights);
+  }
+  return net;
+}
+
+function answerDay(request: DayRequest): void {
+  const rows = dayTargets(
+    networkWith(request.weights),
+    request.products.map((p) => {
+      const model = models[p.index];
+      if (model === undefined) throw new RangeError(`unknown product index ${p.index}`);
+      return { model, stocks: p.stocks };
+    }),
+    request.day,
+  );
+  send(
+    { type: "rows", day: request.day, rows },
+    rows.flatMap((r) => [
+      r.stockX.buffer,
+      r.margins.buffer,
+      r.rates.buffer,
+      r.y.buffer,
+      r.w.buffer,
+      r.values.buffer,
+    ]) as ArrayBuffer[],
+  );
+}
+
+function answerPolicy(request: PolicyRequest, z: number): void {
+  const policy = RlPolicy.create(request.policy);
+  try {
+    const byId = new Map(data.input.products.map((p) => [p.setup.productId, p]));
+    const margins = request.productIds.map(
+      (id) => [id, policyMarginsUnderModels(policy, id, byId.get(id)?.demandUncertainty, z)] as const,
+    );
+    send({ type: "policy", margins });
+  } finally {
+    policy.dispose();
+  }
+}
+
+// The rule's margins, one product per turn of the event loop, so that a day's request waits for one product at most.
+const z = data.safetyZ;
+const rule: (readonly [string, number[] | null])[] = [];
+const ruleNext = (): void => {
+  if (z === null) return;
+  const product = data.input.products[rule.length];
+  if (product === undefined) {
+    send({ type: "rule", margins: rule });
+    return;
+  }
+  try {
+    const rates = Float32Array.from(product.rates);
+    rule.push([product.setup.productId, ruleMarginsUnderModels({ ...product, rates }, z)]);
+    setImmediate(ruleNext);
+  } catch (error) {
+    fail(error);
+  }
+};
+setImmediate(ruleNext);
+
 port.on("message", (request: TargetsRequest) => {
   void (async () => {
     try {
       await backendReady;
-      const first = models[0];
-      if (first === undefined) throw new RangeError("no products");
-      if (net === null) {
-        net = QNetwork.fromArrays(
-          {
-            inputs: first.featureCount,
-            hidden: data.hidden,
-            actions: first.actionCount,
-            marginOffset: ProductModel.marginOffset,
-            fluidOffset: FLUID_VALUE_FEATURE,
-          },
-          request.weights,
-        );
-      } else {
-        net.setWeights(request.weights);
-      }
-      const rows = dayTargets(
-        net,
-        request.products.map((p) => {
-          const model = models[p.index];
-          if (model === undefined) throw new RangeError(`unknown product index ${p.index}`);
-          return { model, stocks: p.stocks };
-        }),
-        request.day,
-      );
-      const reply: TargetsReply = { type: "rows", day: request.day, rows };
-      port.postMessage(
-        reply,
-        rows.flatMap((r) => [
-          r.stockX.buffer,
-          r.margins.buffer,
-          r.rates.buffer,
-          r.y.buffer,
-          r.w.buffer,
-          r.values.buffer,
-        ]) as ArrayBuffer[],
-      );
+      if (request.type === "day") answerDay(request);
+      else if (z !== null) answerPolicy(request, z);
+      else throw new Error("the safety check needs a thread started with a z");
     } catch (error) {
-      const reply: TargetsReply = {
-        type: "error",
-        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      };
-      port.postMessage(reply);
+      fail(error);
     }
   })();
 });

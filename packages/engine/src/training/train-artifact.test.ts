@@ -59,8 +59,8 @@ describe("trainArtifact", () => {
   });
 
   it("checks safety in two threads with the margins one thread computes, bit for bit", async () => {
-    const artifact = await trainArtifact(input);
-    const trained = await trainPolicy(input);
+    const artifact = await trainArtifact(input, { threads: 2 });
+    const trained = await trainPolicy(input, { threads: 1 });
     const alone = safePolicyImprovement(trained, input);
     try {
       expect(artifact.manifest.metrics.safety).toEqual(alone.report);
