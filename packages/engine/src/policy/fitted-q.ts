@@ -44,8 +44,9 @@ export interface TrainOptions {
 }
 
 /**
- * Products from which a second thread computes half of each day's targets by default: it costs about a second of
- * start-up (loading TensorFlow in the thread) and saves about a second per 20 products on a 60-day season.
+ * Products from which a second thread computes most of each day's targets (THREAD_SHARE) by default: it costs about
+ * a second of start-up (loading the engine and TensorFlow in the thread) and takes about a second of targets off this
+ * thread per 20 products on a 60-day season.
  */
 const THREADS_FROM_PRODUCTS = 20;
 
