@@ -38,7 +38,8 @@ export interface TrainOptions {
   readonly now?: () => number;
   /**
    * Threads computing the backward pass's targets (and, in `trainArtifact`, the safety check): 1 or 2, the same
-   * policy bit for bit. Default: 2 from THREADS_FROM_PRODUCTS products on.
+   * policy bit for bit. Default: 2 from THREADS_FROM_PRODUCTS products on, the second joining once it has started;
+   * 2 given here waits for it from the first day.
    */
   readonly threads?: 1 | 2;
 }
@@ -278,11 +279,13 @@ async function learnDay(
   thread: TargetsThread | null,
 ): Promise<number> {
   const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
+  // Until the second thread has started, this one computes every target (the rows are the same either way).
+  const helper = thread?.ready ? thread : null;
   const today = (l: Learner) => ({ model: l.model, stocks: l.stocks[day] ?? [] });
   const away = (i: number): boolean =>
-    thread !== null && Math.floor((i + 1) * THREAD_SHARE) > Math.floor(i * THREAD_SHARE);
+    helper !== null && Math.floor((i + 1) * THREAD_SHARE) > Math.floor(i * THREAD_SHARE);
   const theirs =
-    thread?.dayTargets({
+    helper?.dayTargets({
       day,
       weights: trainer.net.toArrays(),
       products: active
@@ -455,6 +458,7 @@ export async function trainPolicyWith(
     // Past the budget nothing more is learned: the days not reached yet are priced by what the network learned
     // of the later ones (its inputs are relative to the days left, and an untrained head is the fluid policy).
     // Targets there would cost as much as the steps they feed (half the backward pass on 100 products).
+    if (options.threads === 2) await thread?.started;
     for (let day = maxHorizon - 1; day >= 0 && !clock.overBudget(); day--) {
       throwIfAborted(options.signal);
       estimatedValue = await learnDay(trainer, learners, day, cfg.stepsPerDay, thread);

@@ -31,6 +31,7 @@ export type TargetsRequest = DayRequest | PolicyRequest;
 type Margins<T> = readonly (readonly [string, T])[];
 
 export type TargetsReply =
+  | { readonly type: "ready" }
   | { readonly type: "rows"; readonly day: number; readonly rows: ProductDayRows[] }
   | { readonly type: "rule"; readonly margins: Margins<number[] | null> }
   | { readonly type: "policy"; readonly margins: Margins<number[]> }
@@ -47,6 +48,13 @@ interface Waiter<T> {
 
 /** A training's second thread (see `startTargetsThread`). */
 export interface TargetsThread {
+  /**
+   * Whether the thread has started (its simulator and TensorFlow loaded) and not failed: until then the training's
+   * own thread computes every target.
+   */
+  readonly ready: boolean;
+  /** Resolves once `ready`, or once the thread has failed (then `ready` stays false and requests reject). */
+  readonly started: Promise<void>;
   /** `dayTargets` of these products there, under `weights`; one day at a time. */
   dayTargets(request: Omit<DayRequest, "type">): Promise<ProductDayRows[]>;
   /** The rule's safety-check margins by product id; only when started with a z. */
@@ -79,14 +87,26 @@ export function startTargetsThread(
   });
   // A failure before anyone asks for the rule's margins must not surface as an unhandled rejection.
   ruleMargins.catch(() => undefined);
+  let ready = false;
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  let failed: Error | null = null;
   const failAll = (error: Error): void => {
+    failed ??= error;
+    ready = false;
+    markStarted();
     for (const waiter of [day, rule, policy]) waiter?.reject(error);
     day = null;
     rule = null;
     policy = null;
   };
   worker.on("message", (reply: TargetsReply) => {
-    if (reply.type === "rows") {
+    if (reply.type === "ready") {
+      ready = true;
+      markStarted();
+    } else if (reply.type === "rows") {
       day?.resolve(reply.rows);
       day = null;
     } else if (reply.type === "rule") {
@@ -103,14 +123,20 @@ export function startTargetsThread(
   worker.on("exit", (code) => failAll(new Error(`training thread exited with code ${code}`)));
   const send = (request: TargetsRequest): void => worker.postMessage(request);
   return {
+    get ready() {
+      return ready;
+    },
+    started,
     dayTargets: (request) =>
       new Promise<ProductDayRows[]>((resolve, reject) => {
+        if (failed !== null) return reject(failed);
         day = { resolve, reject };
         send({ type: "day", ...request });
       }),
     ruleMargins,
     policyMargins: (policyData, productIds) =>
       new Promise<Map<string, number[]>>((resolve, reject) => {
+        if (failed !== null) return reject(failed);
         policy = { resolve, reject };
         send({ type: "policy", policy: policyData, productIds });
       }),
