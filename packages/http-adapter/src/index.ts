@@ -1,12 +1,6 @@
 export { ClientGoneError } from "./client-gone.js";
 export { ifNoneMatchMatches, strongEtag } from "./conditional-get.js";
-export {
-  CONTENT_CODINGS,
-  codedEtag,
-  MIN_CODED_BYTES,
-  negotiateCoding,
-  taggedJson,
-} from "./content-coding.js";
+export { codedEtag, taggedJson } from "./content-coding.js";
 export { type ErrorTranslator, toApiError } from "./error-handler.js";
 export {
   ApiError,

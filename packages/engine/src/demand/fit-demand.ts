@@ -10,8 +10,11 @@ import {
   type GlmData,
   type GlmFit,
   type GlmPrior,
+  glmData,
+  glmPrior,
   PROMOTION,
   SLOPE,
+  withOffset,
 } from "./demand-glm.js";
 import { holidayLift } from "./holiday-lift.js";
 import { estimateOverdispersion, momentOverdispersion, overdispersionSe } from "./overdispersion.js";
@@ -253,10 +256,7 @@ export function fitDemand(
   }
 
   // Pass 1: each product on its own data, weak priors.
-  const weakPrior: GlmPrior = {
-    mean: [0, 0, 0, 0, 0, 0, 0, -priorE, 0],
-    precision: [0, 1, 1, 1, 1, 1, 1, 1 / 100, 1],
-  };
+  const weakPrior = glmPrior([0, 0, 0, 0, 0, 0, 0, -priorE, 0], [0, 1, 1, 1, 1, 1, 1, 1 / 100, 1]);
   const poisson = prepared.map((p) => fitConstrained(p, weakPrior, priorE, 0));
   // The company's holiday-eve lift, read off every product's days against its means without any level.
   const lift = holidayLift(
@@ -271,7 +271,7 @@ export function fitDemand(
     for (let k = 0; k < calendar.length; k++)
       calendar[k] = holidayOfEve(p.day[k] ?? 0) === null ? 0 : lift.logLift;
     const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
-    return firstFit({ ...p, data: { ...p.data, offset: calendar } }, weakPrior, priorE, start);
+    return firstFit({ ...p, data: withOffset(p.data, calendar) }, weakPrior, priorE, start);
   });
   const eveLift = Math.exp(lift.logLift);
 
@@ -308,10 +308,10 @@ export function fitDemand(
   const pooledAlpha = alphas.length === 0 ? 0 : at(alphas, Math.floor((alphas.length - 1) / 2));
 
   // Pass 2: each product under the company prior, at its pass-1 level and its shrunk alpha.
-  const companyPrior: GlmPrior = {
-    mean: [0, ...weekdayMean.slice(1), -meanE, 0],
-    precision: [0, ...new Array<number>(6).fill(1 / weekdaySpread ** 2), 1 / spread ** 2, 1],
-  };
+  const companyPrior = glmPrior(
+    [0, ...weekdayMean.slice(1), -meanE, 0],
+    [0, ...new Array<number>(6).fill(1 / weekdaySpread ** 2), 1 / spread ** 2, 1],
+  );
   const fitted = new Map<string, FittedProduct>();
   prepared.forEach((p, i) => {
     const one = first[i];
@@ -319,7 +319,7 @@ export function fitDemand(
     const n = p.data.units.length;
     const alpha = (n * one.alpha + ALPHA_PRIOR_DAYS * pooledAlpha) / (n + ALPHA_PRIOR_DAYS);
     const { fit, signConstrained } = fitConstrained(
-      { ...p, data: { ...p.data, offset: one.offset } },
+      { ...p, data: withOffset(p.data, one.offset) },
       companyPrior,
       meanE,
       alpha,
@@ -384,13 +384,13 @@ function prepare(
   if (usable.length === 0) return null;
   const reference = referenceHint ?? usable.reduce((a, r) => a + r.price, 0) / usable.length;
   const n = usable.length;
-  const data: GlmData = {
-    units: new Float64Array(n),
-    weekday: new Uint8Array(n),
-    logPrice: new Float64Array(n),
-    promoted: new Float64Array(n),
-    offset: new Float64Array(n),
-  };
+  const data = glmData(
+    new Float64Array(n),
+    new Uint8Array(n),
+    new Float64Array(n),
+    new Float64Array(n),
+    new Float64Array(n),
+  );
   // Each date read once, as its day number: the weekday and the week follow from it.
   const day = new Int32Array(n);
   let lastDate = usable[0]?.date ?? "";
@@ -475,11 +475,11 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
       strayVariance: walk.strayVariance,
       moves: walk.stepVariance > 0,
     };
-    const data = { ...flat, offset };
+    const data = withOffset(flat, offset);
     current = fitConstrained({ ...p, data }, prior, fallbackElasticity, alpha, current.fit.theta);
     alpha = momentOverdispersion(data.units, current.fit.means);
   }
-  const data = { ...flat, offset };
+  const data = withOffset(flat, offset);
   // The last round's fit is of these data: its means are theirs.
   alpha = estimateOverdispersion(data, current.fit.means);
   return {

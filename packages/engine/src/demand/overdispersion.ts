@@ -90,41 +90,107 @@ export function momentOverdispersion(units: Float64Array, mu: Float64Array): num
   return squares > 0 ? Math.min(MAX_ALPHA, Math.max(0, excess / squares)) : 0;
 }
 
+/** Half-width in log alpha to which the search locates the maximum (alpha to about 2 %, far inside its error). */
+const LOG_ALPHA_TOLERANCE = 0.01;
+
 /**
  * The NB2 over-dispersion alpha >= 0 (variance = mu + alpha mu^2) of a product's daily units around fitted means
  * `mu`, by Cox-Reid adjusted maximum likelihood (as edgeR and DESeq2 estimate it: plain ML given fitted means
- * under-states alpha by about the share of the data the mean parameters absorb). Golden-section search on log alpha
- * within a factor 5 of the moment estimate (a dozen evaluations of the likelihood, each a pass over the days);
- * 0 (Poisson) where no alpha above `MIN_ALPHA` beats it.
+ * under-states alpha by about the share of the data the mean parameters absorb). Brent's search on log alpha within
+ * a factor 5 of the moment estimate, from it (parabolic steps where the likelihood is smooth, golden sections where
+ * not: 6 to 8 evaluations of the likelihood, each a pass over the days, where a golden-section search to the same
+ * width took 12); 0 (Poisson) where no alpha above `MIN_ALPHA` beats it.
  */
 export function estimateOverdispersion(data: GlmData, mu: Float64Array): number {
   const start = momentOverdispersion(data.units, mu);
-  let lo = Math.log(Math.max(MIN_ALPHA, start / 5));
-  let hi = Math.log(Math.min(MAX_ALPHA, Math.max(start * 5, 20 * MIN_ALPHA)));
+  const lo = Math.log(Math.max(MIN_ALPHA, start / 5));
+  const hi = Math.log(Math.min(MAX_ALPHA, Math.max(start * 5, 20 * MIN_ALPHA)));
   const counts = countsOf(data.units);
-  const f = (x: number) => adjusted(data, counts, mu, Math.exp(x));
-  const phi = (Math.sqrt(5) - 1) / 2;
-  let x1 = hi - phi * (hi - lo);
-  let x2 = lo + phi * (hi - lo);
-  let f1 = f(x1);
-  let f2 = f(x2);
-  while (hi - lo > 0.04) {
-    if (f1 < f2) {
-      lo = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = lo + phi * (hi - lo);
-      f2 = f(x2);
+  const best = brentMaximum(
+    (x) => adjusted(data, counts, mu, Math.exp(x)),
+    lo,
+    hi,
+    Math.min(hi, Math.max(lo, Math.log(Math.max(start, MIN_ALPHA)))),
+    LOG_ALPHA_TOLERANCE,
+  );
+  return best.value > adjusted(data, counts, mu, 0) ? Math.exp(best.x) : 0;
+}
+
+/**
+ * Brent's method (parabolic interpolation safeguarded by golden sections; Numerical Recipes' `brent`) for the
+ * maximum of f on [a, b], from `x0`, to within about `tol` in x.
+ */
+function brentMaximum(
+  f: (x: number) => number,
+  a0: number,
+  b0: number,
+  x0: number,
+  tol: number,
+): { x: number; value: number } {
+  const golden = (3 - Math.sqrt(5)) / 2;
+  let a = a0;
+  let b = b0;
+  // The search minimises g = -f: x the best point, w the second best, v the previous w.
+  let x = x0;
+  let gx = -f(x);
+  let w = x;
+  let gw = gx;
+  let v = x;
+  let gv = gx;
+  let d = 0;
+  let e = 0;
+  for (let iteration = 0; iteration < 100; iteration++) {
+    const middle = (a + b) / 2;
+    if (Math.abs(x - middle) <= 2 * tol - (b - a) / 2) break;
+    let parabolic = false;
+    if (Math.abs(e) > tol) {
+      const r = (x - w) * (gx - gv);
+      let q = (x - v) * (gx - gw);
+      let p = (x - v) * q - (x - w) * r;
+      q = 2 * (q - r);
+      if (q > 0) p = -p;
+      q = Math.abs(q);
+      const previousStep = e;
+      e = d;
+      // The parabola's step is taken only if under half the step before last and inside the bracket.
+      const halfOfStepBeforeLast = Math.abs(0.5 * q * previousStep);
+      if (Math.abs(p) < halfOfStepBeforeLast && p > q * (a - x) && p < q * (b - x)) {
+        d = p / q;
+        const u = x + d;
+        if (u - a < 2 * tol || b - u < 2 * tol) d = middle >= x ? tol : -tol;
+        parabolic = true;
+      }
+    }
+    if (!parabolic) {
+      e = (x >= middle ? a : b) - x;
+      d = golden * e;
+    }
+    const u = Math.abs(d) >= tol ? x + d : x + (d > 0 ? tol : -tol);
+    const gu = -f(u);
+    if (gu <= gx) {
+      if (u >= x) a = x;
+      else b = x;
+      v = w;
+      gv = gw;
+      w = x;
+      gw = gx;
+      x = u;
+      gx = gu;
     } else {
-      hi = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = hi - phi * (hi - lo);
-      f1 = f(x1);
+      if (u < x) a = u;
+      else b = u;
+      if (gu <= gw || w === x) {
+        v = w;
+        gv = gw;
+        w = u;
+        gw = gu;
+      } else if (gu <= gv || v === x || v === w) {
+        v = u;
+        gv = gu;
+      }
     }
   }
-  const best = (lo + hi) / 2;
-  return f(best) > adjusted(data, counts, mu, 0) ? Math.exp(best) : 0;
+  return { x, value: -gx };
 }
 
 /**

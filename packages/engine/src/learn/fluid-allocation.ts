@@ -116,6 +116,27 @@ export interface FluidMemo {
   /** The answer at bid 0, and the tree of the bisection's midpoints (null until first asked). */
   zero: number | undefined;
   root: BidNode | null;
+  /** The last bisection's path, summed up (`BisectionPath`); null before one, or where a near-tie made it per volume. */
+  path: BisectionPath | null;
+  /** `bestAt` bid 0 for the last first day's volume. */
+  unboundToday: number;
+  unbound: number;
+}
+
+/**
+ * A bisection's path through the memo's tree by what decided it: within one call a midpoint's step depends only on
+ * whether its shared index's season sales fit the stock, so the same answers for the indices the path met give
+ * the same path, and its ends, to the bit. A plan's next day mostly asks the same.
+ */
+interface BisectionPath {
+  /** The distinct shared indices the path met, and whether each one's season sales fitted the stock. */
+  readonly bests: readonly number[];
+  readonly fits: readonly boolean[];
+  readonly lo: number;
+  readonly hi: number;
+  /** The shared index whose sales the last step up (`lo`) and down (`hi`) took; -1 where none did. */
+  readonly loBest: number;
+  readonly hiBest: number;
 }
 
 interface BidNode {
@@ -126,7 +147,15 @@ interface BidNode {
 }
 
 export function fluidMemo(): FluidMemo {
-  return { least: Number.NaN, most: Number.NaN, zero: undefined, root: null };
+  return {
+    least: Number.NaN,
+    most: Number.NaN,
+    zero: undefined,
+    root: null,
+    path: null,
+    unboundToday: Number.NaN,
+    unbound: 0,
+  };
 }
 
 /** `sharedBest` over the groups' volumes, -1 where they do not bound it. */
@@ -156,16 +185,35 @@ export function tailGroups(volumes: ArrayLike<number>): VolumeGroups[] {
   for (let d = volumes.length - 1; d >= 0; d--) {
     const v = volumes[d] ?? 0;
     // SameValueZero, as the Map of `volumeGroups` matches its keys.
-    const at = distinct.findIndex((x) => x === v || (Number.isNaN(x) && Number.isNaN(v)));
-    if (at < 0) {
-      distinct = [v, ...distinct];
-      days = [1, ...days];
-    } else {
-      const count = (days[at] ?? 0) + 1;
-      distinct = [v, ...distinct.slice(0, at), ...distinct.slice(at + 1)];
-      days = [count, ...days.slice(0, at), ...days.slice(at + 1)];
+    let at = -1;
+    for (let g = 0; g < distinct.length; g++) {
+      const x = distinct[g] as number;
+      if (x === v || (Number.isNaN(x) && Number.isNaN(v))) {
+        at = g;
+        break;
+      }
     }
-    out[d] = { volumes: distinct, days, least: Math.min(...distinct), most: Math.max(...distinct) };
+    // Fresh arrays per tail (each tail's groups are kept): the volume first, the others in their order.
+    const n = at < 0 ? distinct.length + 1 : distinct.length;
+    const nextDistinct = new Array<number>(n);
+    const nextDays = new Array<number>(n);
+    nextDistinct[0] = v;
+    nextDays[0] = at < 0 ? 1 : (days[at] ?? 0) + 1;
+    let least = v;
+    let most = v;
+    for (let g = 0, k = 1; g < distinct.length; g++) {
+      if (g === at) continue;
+      const x = distinct[g] as number;
+      nextDistinct[k] = x;
+      nextDays[k] = days[g] as number;
+      k++;
+      // Math.min / max of a list is their fold, so this is `volumeGroups`' Math.min(...distinct) to the bit.
+      least = Math.min(least, x);
+      most = Math.max(most, x);
+    }
+    distinct = nextDistinct;
+    days = nextDays;
+    out[d] = { volumes: distinct, days, least, most };
   }
   return out;
 }
@@ -193,7 +241,15 @@ function salesAt(input: FluidInput, bid: number, groups: VolumeGroups, shared: n
  */
 export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: FluidMemo): FluidChoice {
   const today = input.volumes[0] ?? 1;
-  const unbound = bestAt(input, 0, today);
+  let unbound: number;
+  if (memo !== undefined && Object.is(memo.unboundToday, today)) unbound = memo.unbound;
+  else {
+    unbound = bestAt(input, 0, today);
+    if (memo !== undefined) {
+      memo.unboundToday = today;
+      memo.unbound = unbound;
+    }
+  }
   if (!Number.isFinite(input.stock))
     return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
   const volumes = groups ?? volumeGroups(input.volumes);
@@ -212,6 +268,7 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
     memo.most = volumes.most;
     memo.zero = undefined;
     memo.root = null;
+    memo.path = null;
   }
   let zero = memo?.zero;
   if (zero === undefined) {
@@ -220,11 +277,25 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
   }
   const free = salesAt(input, 0, volumes, zero);
   if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
+  const known = memo?.path ?? null;
+  if (known !== null && samePath(input, volumes, known)) {
+    const sLo = known.loBest < 0 ? free : salesAt(input, known.lo, volumes, known.loBest);
+    const sHi =
+      known.hiBest < 0
+        ? salesAt(input, known.hi, volumes, sharedOf(input, known.hi, volumes))
+        : salesAt(input, known.hi, volumes, known.hiBest);
+    return endOf(input, today, known.lo, known.hi, sLo, sHi);
+  }
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
   // The sales at each end, kept from the bisection (NaN: the first `hi` is never evaluated by it).
   let sLo = free;
   let sHi = Number.NaN;
+  // The path's summary for the memo (dropped where a step had no shared index).
+  const bests: number[] = [];
+  const fits: boolean[] = [];
+  let loBest = -1;
+  let hiBest = -1;
   // The memo's node of this midpoint, and where a new one hangs (the root, or its parent's side).
   let node = memo?.root ?? null;
   let parent: BidNode | null = null;
@@ -237,19 +308,48 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
       else if (below) parent.below = node;
       else parent.above = node;
     }
-    const sold = salesAt(input, mid, volumes, node === null ? sharedOf(input, mid, volumes) : node.best);
+    const shared = node === null ? sharedOf(input, mid, volumes) : node.best;
+    const sold = salesAt(input, mid, volumes, shared);
     below = sold <= input.stock;
     if (below) {
       hi = mid;
       sHi = sold;
+      hiBest = shared;
     } else {
       lo = mid;
       sLo = sold;
+      loBest = shared;
+    }
+    if (memo !== undefined && !bests.includes(shared)) {
+      bests.push(shared);
+      fits.push(below);
     }
     parent = node;
     node = node === null ? null : below ? node.below : node.above;
   }
   if (Number.isNaN(sHi)) sHi = salesAt(input, hi, volumes, sharedOf(input, hi, volumes));
+  if (memo !== undefined) memo.path = bests.includes(-1) ? null : { bests, fits, lo, hi, loBest, hiBest };
+  return endOf(input, today, lo, hi, sLo, sHi);
+}
+
+/** Whether this call's stock and days left answer the indices of `path` as they were answered. */
+function samePath(input: FluidInput, groups: VolumeGroups, path: BisectionPath): boolean {
+  for (let i = 0; i < path.bests.length; i++) {
+    const best = path.bests[i] as number;
+    if (salesAt(input, Number.NaN, groups, best) <= input.stock !== path.fits[i]) return false;
+  }
+  return true;
+}
+
+/** The choice at the bisection's ends. */
+function endOf(
+  input: FluidInput,
+  today: number,
+  lo: number,
+  hi: number,
+  sLo: number,
+  sHi: number,
+): FluidChoice {
   const weight = sLo > sHi ? Math.min(1, Math.max(0, (input.stock - sHi) / (sLo - sHi))) : 0;
   return {
     index: bestAt(input, hi, today),

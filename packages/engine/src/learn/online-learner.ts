@@ -39,6 +39,7 @@ import {
 import { CONFIRM_DAYS, type Exploration, explorationRange, SEEN_DAYS } from "./exploration-range.js";
 import {
   type FluidChoice,
+  type FluidInput,
   type FluidMemo,
   fluidChoice,
   fluidMemo,
@@ -158,7 +159,15 @@ interface BandDraws {
    * Bands already walked, by price then day volume, with the last count each walk read: a plan asks the same price
    * on many days of one volume (a weekday), and while the stock lies beyond that count it cannot move the band.
    */
-  readonly walked: Map<number, Map<number, { readonly band: LearnedUnits; readonly reach: number }>>;
+  readonly walked: WalkedBand[];
+}
+
+/** A band walked at a price and a day volume, and the last count its walk read (`mixtureBand`'s reach). */
+interface WalkedBand {
+  readonly price: number;
+  readonly volume: number;
+  readonly band: LearnedUnits;
+  readonly reach: number;
 }
 
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`): its view, and the date's days left. */
@@ -242,9 +251,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
   const rows = new Map<string, SalesRow[]>();
   for (const r of input.history) {
-    const list = rows.get(r.product_id) ?? [];
-    list.push(r);
-    rows.set(r.product_id, list);
+    const list = rows.get(r.product_id);
+    if (list === undefined) rows.set(r.product_id, [r]);
+    else list.push(r);
   }
 
   /**
@@ -421,7 +430,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         weeks[j] = stray > 0 ? sampleGamma(rng, 1 / stray, 1 / stray) : 1;
         sampleGammaParts(rng, shape, gammas, j);
       }
-      draws = { weeks, gammas, walked: new Map() };
+      draws = { weeks, gammas, walked: [] };
       belief.season.bands[k] = draws;
     }
     return draws;
@@ -453,16 +462,23 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
           calendarLift(belief.view.fitted, belief.day) *
           liftOn(belief.view.fitted, belief.day, promoted);
     const draws = bandDraws(belief, state.product.product_id, k);
-    let byVolume = draws.walked.get(price);
-    const known = byVolume?.get(volume);
-    if (known !== undefined && Math.floor(stock) > known.reach) return known.band;
+    // A plan asks a few prices at a few volumes (its weekdays): a short list, scanned.
+    const walked = draws.walked;
+    let known = -1;
+    for (let i = 0; i < walked.length; i++) {
+      const w = walked[i] as WalkedBand;
+      if (w.price === price && Object.is(w.volume, volume)) {
+        known = i;
+        break;
+      }
+    }
+    const seen = walked[known];
+    if (seen !== undefined && Math.floor(stock) > seen.reach) return seen.band;
     const band = unitsQuantiles(draws, g.rate / scale, volume, stock, belief.view.distribution, walk);
     if (walk.units < Number.POSITIVE_INFINITY) {
-      if (byVolume === undefined) {
-        byVolume = new Map();
-        draws.walked.set(price, byVolume);
-      }
-      byVolume.set(volume, { band, reach: walk.units });
+      const entry = { price, volume, band, reach: walk.units };
+      if (seen === undefined) walked.push(entry);
+      else walked[known] = entry;
     }
     return band;
   };
@@ -577,8 +593,22 @@ function planDay(
   groups: VolumeGroups | undefined,
   memo: FluidMemo,
 ): FluidChoice {
-  return fluidChoice({ prices, unitCost, sales, volumes, stock }, groups, memo);
+  // One input object for every call (`fluidChoice` keeps nothing of it): three plans a row, ~27,000 a plan.
+  dayInput.prices = prices;
+  dayInput.unitCost = unitCost;
+  dayInput.sales = sales;
+  dayInput.volumes = volumes;
+  dayInput.stock = stock;
+  return fluidChoice(dayInput, groups, memo);
 }
+
+const dayInput: { -readonly [K in keyof FluidInput]: FluidInput[K] } = {
+  prices: [],
+  unitCost: 0,
+  sales: [],
+  volumes: [],
+  stock: 0,
+};
 
 /** The plan's Thompson draw's expected sales (drawn by `thompsonPick` before any date reads them). */
 function drawnSales(season: Season): readonly number[] {
@@ -721,6 +751,9 @@ interface DayEvidence {
  */
 function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence[] {
   const out: DayEvidence[] = [];
+  // A price is held for days on end: its model rate (a power) is worked out once per run of days.
+  let ratePrice = Number.NaN;
+  let rate = 0;
   for (const r of history) {
     if (isStockOutDay(r)) continue;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
@@ -730,7 +763,11 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
       calendarLift(fitted, day) *
       levelOn(fitted, r.date) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
-    const mean = modelRate(fitted, r.price) * volume;
+    if (!Object.is(r.price, ratePrice)) {
+      ratePrice = r.price;
+      rate = modelRate(fitted, r.price);
+    }
+    const mean = rate * volume;
     out.push({
       price: r.price,
       units: r.units_sold,
@@ -810,13 +847,22 @@ function salesByGridPrice(
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
+  // The factor (a power) from the price charged to its grid price, once per run of days at one price.
+  let movedPrice = Number.NaN;
+  let movedTo = Number.NaN;
+  let moved = 1;
   for (const d of days) {
     if (d.price < first - halfStep || d.price > last + halfStep) continue;
     const k = nearestPriceIndex(prices, d.price);
     const p = prices[k];
     const b = blocks[k];
     if (p === undefined || b === undefined) continue;
-    addDay(b, d, d.volume * (d.price / p) ** -fitted.elasticity);
+    if (!Object.is(d.price, movedPrice) || !Object.is(p, movedTo)) {
+      movedPrice = d.price;
+      movedTo = p;
+      moved = (d.price / p) ** -fitted.elasticity;
+    }
+    addDay(b, d, d.volume * moved);
   }
   return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
 }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { loadPolicyArtifact } from "../artifact/policy-artifact.js";
+import { loadCheckedPolicyArtifact } from "../artifact/policy-artifact.js";
 import { policyActivity } from "../policy/policy-activity.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import { runPlanJob } from "./plan-job.js";
@@ -27,7 +27,7 @@ async function policyOf(artifact: WireArtifact): Promise<RlPolicy | undefined> {
     return cached;
   }
   if (artifact.manifest === undefined || artifact.weights === undefined) return undefined;
-  const policy = await loadPolicyArtifact({ manifest: artifact.manifest, weights: artifact.weights });
+  const policy = await loadCheckedPolicyArtifact({ manifest: artifact.manifest, weights: artifact.weights });
   policies.set(artifact.key, policy);
   for (const [key, old] of policies) {
     if (policies.size <= cacheSize) break;

@@ -191,11 +191,18 @@ interface Lane {
   stock: number;
   prev: number | null;
   selling: boolean;
-  /** The plan's own prices of the `LOWEST_PRICE_DAYS` days before the one being priced, oldest first. */
-  readonly path: { date: string; price: number }[];
+  /**
+   * The history's prices of the `LOWEST_PRICE_DAYS` days before today and the plan's own of those before the day
+   * being priced (oldest first), each by its day from today: a row compares numbers, not date strings.
+   */
+  readonly recent: readonly { readonly day: number; readonly price: number }[];
+  readonly path: { day: number; price: number }[];
 }
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+/** A planned row while it is filled in. */
+type RowDraft = { -readonly [K in keyof PlannedPrice]: PlannedPrice[K] };
 
 /**
  * Prices every product for every date of [startDate, endDate]: with the policy where it covers the product and
@@ -215,6 +222,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     stock: state.stock === null ? Number.POSITIVE_INFINITY : Math.max(0, state.stock),
     prev: state.lastPrice,
     selling: true,
+    recent: (state.recentPrices ?? []).map((p) => ({ day: daysBetween(today, p.date), price: p.price })),
     path: [],
   }));
   const planned = new Map(
@@ -227,8 +235,6 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   for (let t = 0; t <= days; t++) {
     const date = addDays(today, t);
     const weekday = weekdayOf(date);
-    // The first day of the lowest-price window, the same for every lane of the day.
-    const windowStart = addDays(date, -LOWEST_PRICE_DAYS);
     for (const lane of lanes) lane.selling &&= sellsOn(lane.state, date);
     // Each lane's rule, pin and learned price first: the policy's forward pass then runs only for the lanes the
     // learner leaves (none where it prices every product), and each lane's candidate follows, so the jump guard
@@ -335,6 +341,8 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       }
       if (date >= startDate) {
+        // Built field by field in the order the rows have always had (their JSON is served and digested): ~9,000
+        // rows a plan, and spreading a row into each source's variant cost more than pricing it.
         const row = {
           product_id: state.product.product_id,
           date,
@@ -344,72 +352,54 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
           rule_price: rule,
           expected_units: round4(units),
           expected_revenue: roundToMinor(units * price, state.product.currency),
-          lowest_price_30d: lowestPrice30d(lane, date, windowStart),
-          ...(override === undefined ? {} : { override_id: override.override_id }),
-          ...(damped.has(k) ? { jump_damped: true } : {}),
-        };
-        const explained = input.explain
-          ? {
-              explanation: explain(state, fit, {
-                weekday,
-                rawRule: unboundedRulePrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
-                wanted,
-                capped,
-                price,
-                prev: lane.prev,
-                guardrails: lane.state,
-                pinned: pin !== null,
-                stock,
-                units,
-              }),
-            }
-          : {};
+          lowest_price_30d: lowestPrice30d(lane, t),
+        } as RowDraft;
+        if (override !== undefined) row.override_id = override.override_id;
+        if (damped.has(k)) row.jump_damped = true;
         if (pin !== null) {
           const band = advisor?.band(state, date, price, stock, promoted);
-          out.push({
-            ...row,
-            source: "override",
-            model_id: null,
-            ...(band === undefined
-              ? {}
-              : {
-                  expected_units_p10: Math.min(band.p10, row.expected_units),
-                  expected_units_p90: Math.max(band.p90, row.expected_units),
-                  exploratory: false,
-                }),
-            ...explained,
-          });
+          row.source = "override";
+          row.model_id = null;
+          if (band !== undefined) {
+            row.expected_units_p10 = Math.min(band.p10, row.expected_units);
+            row.expected_units_p90 = Math.max(band.p90, row.expected_units);
+            row.exploratory = false;
+          }
         } else if (online !== null) {
-          out.push({
-            ...row,
-            // Without a model the learner starts from the rule's prices: the rows say no model serves.
-            source: active.source,
-            model_id: active.source === "rule" ? null : (input.learner?.modelId ?? null),
-            expected_units_p10: Math.min(online.unitsP10, row.expected_units),
-            expected_units_p90: Math.max(online.unitsP90, row.expected_units),
-            exploratory: online.exploratory,
-            ...explained,
-          });
+          // Without a model the learner starts from the rule's prices: the rows say no model serves.
+          row.source = active.source;
+          row.model_id = active.source === "rule" ? null : (input.learner?.modelId ?? null);
+          row.expected_units_p10 = Math.min(online.unitsP10, row.expected_units);
+          row.expected_units_p90 = Math.max(online.unitsP90, row.expected_units);
+          row.exploratory = online.exploratory;
         } else {
           const band = advisor?.band(state, date, price, stock, promoted);
-          out.push({
-            ...row,
-            source: learned === null ? "rule" : active.source,
-            model_id: learned === null ? null : active.modelId,
-            ...(advisor === undefined || band === undefined
-              ? {}
-              : {
-                  expected_units_p10: Math.min(band.p10, row.expected_units),
-                  expected_units_p90: Math.max(band.p90, row.expected_units),
-                  exploratory: learned !== null && advisor.outside(state, price),
-                }),
-            ...explained,
-          });
+          row.source = learned === null ? "rule" : active.source;
+          row.model_id = learned === null ? null : active.modelId;
+          if (advisor !== undefined && band !== undefined) {
+            row.expected_units_p10 = Math.min(band.p10, row.expected_units);
+            row.expected_units_p90 = Math.max(band.p90, row.expected_units);
+            row.exploratory = learned !== null && advisor.outside(state, price);
+          }
         }
+        if (input.explain)
+          row.explanation = explain(state, fit, {
+            weekday,
+            rawRule: unboundedRulePrice(state, ruleDay(weekday, lane.lastDay - t + 1), stock),
+            wanted,
+            capped,
+            price,
+            prev: lane.prev,
+            guardrails: lane.state,
+            pinned: pin !== null,
+            stock,
+            units,
+          });
+        out.push(row);
       }
       lane.stock = Math.max(0, stock - units);
       lane.prev = price;
-      lane.path.push({ date, price });
+      lane.path.push({ day: t, price });
       // Only the window the next day's lowest price reads: a long plan stays linear in its days.
       if (lane.path.length > LOWEST_PRICE_DAYS) lane.path.shift();
     });
@@ -418,13 +408,14 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
 }
 
 /**
- * The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before `date` (from `from`, `date` less
- * those days): history, then the plan.
+ * The lowest price of the lane's product on the `LOWEST_PRICE_DAYS` days before day `t` of the plan (from today):
+ * history, then the plan.
  */
-function lowestPrice30d(lane: Lane, date: string, from: string): number | null {
+function lowestPrice30d(lane: Lane, t: number): number | null {
   let lowest = Number.POSITIVE_INFINITY;
-  for (const seen of [lane.state.recentPrices ?? [], lane.path]) {
-    for (const p of seen) if (p.date >= from && p.date < date) lowest = Math.min(lowest, p.price);
+  const from = t - LOWEST_PRICE_DAYS;
+  for (const seen of [lane.recent, lane.path]) {
+    for (const p of seen) if (p.day >= from && p.day < t) lowest = Math.min(lowest, p.price);
   }
   return Number.isFinite(lowest) ? roundToMinor(lowest, lane.state.product.currency) : null;
 }

@@ -137,6 +137,8 @@ export function productState(
   horizon = Math.max(1, Math.min(MAX_HORIZON, horizon));
   const limit = product.max_daily_change;
   const observed = observedPriceRange(history, product.product_id);
+  // Once per product, not per history row: the nightly batch's worker spent ~15 ms a company on this date string.
+  const recentFrom = addDays(today, -LOWEST_PRICE_DAYS);
   return {
     product,
     stock,
@@ -145,7 +147,7 @@ export function productState(
     maxPrice,
     format,
     recentPrices: history.flatMap((r) =>
-      r.product_id === product.product_id && r.date >= addDays(today, -LOWEST_PRICE_DAYS) && r.date < today
+      r.product_id === product.product_id && r.date >= recentFrom && r.date < today
         ? [{ date: r.date, price: r.price }]
         : [],
     ),

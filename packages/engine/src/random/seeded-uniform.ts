@@ -2,7 +2,8 @@ import type { Uniform } from "./random-draws.js";
 
 /**
  * `seedrandom(seed)`'s stream (ARC4 keyed by the seed string, its first 256 bytes dropped, 52-bit doubles), the
- * same numbers, for the hot paths that open a stream per product and date (a 100-product plan opens ~27,000). It
+ * same numbers, for the hot paths that open many streams (the learner a few per product and plan, the closed loop
+ * and the backtest those of every day they plan). It
  * leaves out what the library adds around the cipher: mixing every new state into its global entropy pool (a
  * 256-character string built and hashed per stream), and keeps the state in a typed array.
  */

@@ -1,4 +1,4 @@
-import { addDays, weekdayOf } from "../base/calendar.js";
+import { dayNumber, weekdayOfDay } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { nearestAllowedIndex } from "../problem/action-range.js";
 import type { PricingProblem, ProductPolicy } from "../problem/pricing-problem.js";
@@ -9,9 +9,9 @@ import { type RuleParams, rulePrice } from "./rule-price.js";
  * max daily change allows. It never returns SHUTOFF.
  */
 export function rulePolicy(problem: PricingProblem, params: RuleParams): ProductPolicy {
-  const weekdays = Array.from({ length: problem.horizon }, (_, t) =>
-    weekdayOf(addDays(problem.startDate, t)),
-  );
+  // Day numbers, not a date string per day: a policy's rule fallbacks are built for every company of the nightly batch.
+  const first = dayNumber(problem.startDate);
+  const weekdays = Array.from({ length: problem.horizon }, (_, t) => weekdayOfDay(first + t));
   // remaining[t][d]: weekdays d left from day t on, so that each call is O(1).
   const remaining: number[][] = [];
   let counts = [0, 0, 0, 0, 0, 0, 0];
