@@ -45,18 +45,11 @@ export interface TrainOptions {
 }
 
 /**
- * Products from which a second thread computes most of each day's targets (THREAD_SHARE) by default: it costs about
+ * Products from which a second thread computes most of each day's targets (its `targetShare`) by default: it costs about
  * a second of start-up (loading the engine and TensorFlow in the thread) and takes about a second of targets off this
  * thread per 20 products on a 60-day season.
  */
 const THREADS_FROM_PRODUCTS = 20;
-
-/**
- * Share of each backward day's products whose targets the second thread computes. This thread also makes the day's
- * gradient steps, about a third of the targets' time at 30 steps a day (bench:train's 100 products: some 70 of 240
- * CPU ms a day), so the two finish a day together near two thirds there.
- */
-const THREAD_SHARE = 0.7;
 
 /** Threads a training of `products` products runs on (the safety check's included, see `trainArtifact`). */
 export function trainingThreads(options: Pick<TrainOptions, "threads">, products: number): 1 | 2 {
@@ -267,7 +260,7 @@ interface Learner {
 
 /**
  * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
- * the next day, then gradient steps. With a second thread, THREAD_SHARE of the products' targets are computed there
+ * the next day, then gradient steps. With a second thread, its `targetShare` of the products' targets are computed there
  * meanwhile; the rows are stored in product order either way. Returns the mean value of the day's states
  * (currency, summed over products).
  */
@@ -283,7 +276,7 @@ async function learnDay(
   const helper = thread?.ready ? thread : null;
   const today = (l: Learner) => ({ model: l.model, stocks: l.stocks[day] ?? [] });
   const away = (i: number): boolean =>
-    helper !== null && Math.floor((i + 1) * THREAD_SHARE) > Math.floor(i * THREAD_SHARE);
+    helper !== null && Math.floor((i + 1) * helper.targetShare) > Math.floor(i * helper.targetShare);
   const theirs =
     helper?.dayTargets({
       day,

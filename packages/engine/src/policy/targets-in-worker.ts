@@ -37,6 +37,15 @@ export type TargetsReply =
   | { readonly type: "policy"; readonly margins: Margins<number[]> }
   | { readonly type: "error"; readonly message: string };
 
+/**
+ * The second thread's share of each backward day's targets. The training's own thread also makes the day's gradient
+ * steps, about a third of the targets' time at 30 steps a day (bench:train's 100 products: some 70 of 240 CPU ms a
+ * day), so the two finish a day together near two thirds there; a thread that also evaluates the rule for the
+ * safety check (about 40 % of the targets' time over the backward pass) takes half.
+ */
+const TARGET_SHARE = 0.7;
+const TARGET_SHARE_WITH_SAFETY = 0.5;
+
 const WORKER_ENTRY = import.meta.url.endsWith(".ts")
   ? new URL("./targets-worker-bootstrap.mjs", import.meta.url)
   : new URL("./targets-worker.js", import.meta.url);
@@ -55,6 +64,8 @@ export interface TargetsThread {
   readonly ready: boolean;
   /** Resolves once `ready`, or once the thread has failed (then `ready` stays false and requests reject). */
   readonly started: Promise<void>;
+  /** Share of each backward day's products whose targets this thread computes (see `startTargetsThread`). */
+  readonly targetShare: number;
   /** `dayTargets` of these products there, under `weights`; one day at a time. */
   dayTargets(request: Omit<DayRequest, "type">): Promise<ProductDayRows[]>;
   /** The rule's safety-check margins by product id; only when started with a z. */
@@ -127,6 +138,7 @@ export function startTargetsThread(
       return ready;
     },
     started,
+    targetShare: safetyZ === null ? TARGET_SHARE : TARGET_SHARE_WITH_SAFETY,
     dayTargets: (request) =>
       new Promise<ProductDayRows[]>((resolve, reject) => {
         if (failed !== null) return reject(failed);
