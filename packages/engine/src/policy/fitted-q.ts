@@ -38,23 +38,18 @@ export interface TrainOptions {
   readonly now?: () => number;
   /**
    * Threads computing the backward pass's targets (and, in `trainArtifact`, the safety check): 1 or 2, the same
-   * policy bit for bit. Default: 2 from THREADS_FROM_PRODUCTS products on.
+   * policy bit for bit. Default: 2 from THREADS_FROM_PRODUCTS products on, the second joining once it has started;
+   * 2 given here waits for it from the first day.
    */
   readonly threads?: 1 | 2;
 }
 
 /**
- * Products from which a second thread computes half of each day's targets by default: it costs about a second of
- * start-up (loading TensorFlow in the thread) and saves about a second per 20 products on a 60-day season.
+ * Products from which a second thread computes most of each day's targets (its `targetShare`) by default: it costs about
+ * a second of start-up (loading the engine and TensorFlow in the thread) and takes about a second of targets off this
+ * thread per 20 products on a 60-day season.
  */
 const THREADS_FROM_PRODUCTS = 20;
-
-/**
- * Share of each backward day's products whose targets the second thread computes. This thread also makes the day's
- * gradient steps, about a third of the targets' time at 30 steps a day (bench:train's 100 products: some 70 of 240
- * CPU ms a day), so the two finish a day together near two thirds there.
- */
-const THREAD_SHARE = 0.7;
 
 /** Threads a training of `products` products runs on (the safety check's included, see `trainArtifact`). */
 export function trainingThreads(options: Pick<TrainOptions, "threads">, products: number): 1 | 2 {
@@ -265,7 +260,7 @@ interface Learner {
 
 /**
  * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
- * the next day, then gradient steps. With a second thread, THREAD_SHARE of the products' targets are computed there
+ * the next day, then gradient steps. With a second thread, its `targetShare` of the products' targets are computed there
  * meanwhile; the rows are stored in product order either way. Returns the mean value of the day's states
  * (currency, summed over products).
  */
@@ -277,11 +272,13 @@ async function learnDay(
   thread: TargetsThread | null,
 ): Promise<number> {
   const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
+  // Until the second thread has started, this one computes every target (the rows are the same either way).
+  const helper = thread?.ready ? thread : null;
   const today = (l: Learner) => ({ model: l.model, stocks: l.stocks[day] ?? [] });
   const away = (i: number): boolean =>
-    thread !== null && Math.floor((i + 1) * THREAD_SHARE) > Math.floor(i * THREAD_SHARE);
+    helper !== null && Math.floor((i + 1) * helper.targetShare) > Math.floor(i * helper.targetShare);
   const theirs =
-    thread?.dayTargets({
+    helper?.dayTargets({
       day,
       weights: trainer.net.toArrays(),
       products: active
@@ -454,6 +451,7 @@ export async function trainPolicyWith(
     // Past the budget nothing more is learned: the days not reached yet are priced by what the network learned
     // of the later ones (its inputs are relative to the days left, and an untrained head is the fluid policy).
     // Targets there would cost as much as the steps they feed (half the backward pass on 100 products).
+    if (options.threads === 2) await thread?.started;
     for (let day = maxHorizon - 1; day >= 0 && !clock.overBudget(); day--) {
       throwIfAborted(options.signal);
       estimatedValue = await learnDay(trainer, learners, day, cfg.stepsPerDay, thread);

@@ -31,10 +31,20 @@ export type TargetsRequest = DayRequest | PolicyRequest;
 type Margins<T> = readonly (readonly [string, T])[];
 
 export type TargetsReply =
+  | { readonly type: "ready" }
   | { readonly type: "rows"; readonly day: number; readonly rows: ProductDayRows[] }
   | { readonly type: "rule"; readonly margins: Margins<number[] | null> }
   | { readonly type: "policy"; readonly margins: Margins<number[]> }
   | { readonly type: "error"; readonly message: string };
+
+/**
+ * The second thread's share of each backward day's targets. The training's own thread also makes the day's gradient
+ * steps, about a third of the targets' time at 30 steps a day (bench:train's 100 products: some 70 of 240 CPU ms a
+ * day), so the two finish a day together near two thirds there; a thread that also evaluates the rule for the
+ * safety check (about 40 % of the targets' time over the backward pass) takes half.
+ */
+const TARGET_SHARE = 0.7;
+const TARGET_SHARE_WITH_SAFETY = 0.5;
 
 const WORKER_ENTRY = import.meta.url.endsWith(".ts")
   ? new URL("./targets-worker-bootstrap.mjs", import.meta.url)
@@ -47,6 +57,15 @@ interface Waiter<T> {
 
 /** A training's second thread (see `startTargetsThread`). */
 export interface TargetsThread {
+  /**
+   * Whether the thread has started (its simulator and TensorFlow loaded) and not failed: until then the training's
+   * own thread computes every target.
+   */
+  readonly ready: boolean;
+  /** Resolves once `ready`, or once the thread has failed (then `ready` stays false and requests reject). */
+  readonly started: Promise<void>;
+  /** Share of each backward day's products whose targets this thread computes (see `startTargetsThread`). */
+  readonly targetShare: number;
   /** `dayTargets` of these products there, under `weights`; one day at a time. */
   dayTargets(request: Omit<DayRequest, "type">): Promise<ProductDayRows[]>;
   /** The rule's safety-check margins by product id; only when started with a z. */
@@ -79,14 +98,26 @@ export function startTargetsThread(
   });
   // A failure before anyone asks for the rule's margins must not surface as an unhandled rejection.
   ruleMargins.catch(() => undefined);
+  let ready = false;
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  let failed: Error | null = null;
   const failAll = (error: Error): void => {
+    failed ??= error;
+    ready = false;
+    markStarted();
     for (const waiter of [day, rule, policy]) waiter?.reject(error);
     day = null;
     rule = null;
     policy = null;
   };
   worker.on("message", (reply: TargetsReply) => {
-    if (reply.type === "rows") {
+    if (reply.type === "ready") {
+      ready = true;
+      markStarted();
+    } else if (reply.type === "rows") {
       day?.resolve(reply.rows);
       day = null;
     } else if (reply.type === "rule") {
@@ -103,14 +134,21 @@ export function startTargetsThread(
   worker.on("exit", (code) => failAll(new Error(`training thread exited with code ${code}`)));
   const send = (request: TargetsRequest): void => worker.postMessage(request);
   return {
+    get ready() {
+      return ready;
+    },
+    started,
+    targetShare: safetyZ === null ? TARGET_SHARE : TARGET_SHARE_WITH_SAFETY,
     dayTargets: (request) =>
       new Promise<ProductDayRows[]>((resolve, reject) => {
+        if (failed !== null) return reject(failed);
         day = { resolve, reject };
         send({ type: "day", ...request });
       }),
     ruleMargins,
     policyMargins: (policyData, productIds) =>
       new Promise<Map<string, number[]>>((resolve, reject) => {
+        if (failed !== null) return reject(failed);
         policy = { resolve, reject };
         send({ type: "policy", policy: policyData, productIds });
       }),

@@ -31,6 +31,9 @@ const fail = (error: unknown): void =>
     message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
   });
 
+// The parent computes every target itself until this is posted, so its first days never wait on the start-up.
+void backendReady.then(() => send({ type: "ready" }), fail);
+
 function networkWith(weights: readonly Float32Array[]): QNetwork {
   const first = models[0];
   if (first === undefined) throw new RangeError("no products");

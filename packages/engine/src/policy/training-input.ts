@@ -74,7 +74,8 @@ export const TrainingConfigSchema = z.strictObject({
    * and 4000 steps scored 99.37 % of the optimum, 40 and 1500 99.19 % (83 of 100 products kept RL) in a third
    * of the steps, 30 and 600 99.21 % (83 kept; on bench:train's 60-day company the raw policy's margin 0.03 %
    * below 40 and 1500's) in 38 % fewer steps on a 60-day season. Fewer scored 99.10-99.18 % (20 and 600, 15 and
-   * 600, 20 and 1000) against a floor of 99.07 %: single runs move by about 0.1 pp with the step counts.
+   * 600, 20 and 1000) against a floor of 99.07 %: single runs move by about 0.1 pp with the step counts. After the
+   * same day's changes to the demand fit: 30 and 600 99.23 %, 40 and 1500 99.25 %.
    */
   stepsPerDay: z.number().int().min(1).max(10_000).default(30),
   /** Gradient steps over all days once the backward pass is done. */
