@@ -108,35 +108,13 @@ interface FilterRun {
 }
 
 function filter(obs: readonly (WeekObs | null)[], q: number, stray: number): FilterRun {
-  const means: number[] = [];
-  const variances: number[] = [];
-  const predictedMeans: number[] = [];
-  const predictedVariances: number[] = [];
-  let m = 0;
-  let p = DIFFUSE;
-  let logLik = 0;
-  let started = false;
-  obs.forEach((o, w) => {
-    const pm = m;
-    const pp = w === 0 ? p : p + q;
-    predictedMeans.push(pm);
-    predictedVariances.push(pp);
-    if (o === null) {
-      m = pm;
-      p = pp;
-    } else {
-      const s = pp + o.v + stray;
-      const innovation = o.z - pm;
-      if (started) logLik += -0.5 * (Math.log(2 * Math.PI * s) + (innovation * innovation) / s);
-      started = true;
-      const gain = pp / s;
-      m = pm + gain * innovation;
-      p = (1 - gain) * pp;
-    }
-    means.push(m);
-    variances.push(p);
-  });
-  return { means, variances, predictedMeans, predictedVariances, logLik };
+  const run: Omit<FilterRun, "logLik"> = {
+    means: [],
+    variances: [],
+    predictedMeans: [],
+    predictedVariances: [],
+  };
+  return { ...run, logLik: filterPass(obs, q, stray, run) };
 }
 
 /**
@@ -144,6 +122,16 @@ function filter(obs: readonly (WeekObs | null)[], q: number, stray: number): Fil
  * pairs and smooths only the best one.
  */
 function filterLogLik(obs: readonly (WeekObs | null)[], q: number, stray: number): number {
+  return filterPass(obs, q, stray, null);
+}
+
+/** The Kalman filter's pass over the weeks: its log-likelihood, and each week's moments into `run` when given. */
+function filterPass(
+  obs: readonly (WeekObs | null)[],
+  q: number,
+  stray: number,
+  run: Omit<FilterRun, "logLik"> | null,
+): number {
   let m = 0;
   let p = DIFFUSE;
   let logLik = 0;
@@ -163,6 +151,12 @@ function filterLogLik(obs: readonly (WeekObs | null)[], q: number, stray: number
       const gain = pp / s;
       m = pm + gain * innovation;
       p = (1 - gain) * pp;
+    }
+    if (run !== null) {
+      run.predictedMeans.push(pm);
+      run.predictedVariances.push(pp);
+      run.means.push(m);
+      run.variances.push(p);
     }
   }
   return logLik;

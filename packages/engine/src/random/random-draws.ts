@@ -46,6 +46,7 @@ export function sampleGammaParts(rng: Uniform, shape: number, parts: Float64Arra
     parts[2 * k + 1] = 1;
     return;
   }
+  // Beyond this the draw is its mean to 1e-4 relative, and Marsaglia-Tsang's acceptance test loses precision.
   if (shape > 1e8) {
     parts[2 * k] = shape;
     parts[2 * k + 1] = 1;
@@ -77,19 +78,12 @@ export function scaledGamma(parts: Float64Array, k: number, rate: number): numbe
   return ((parts[2 * k] as number) / rate) * (parts[2 * k + 1] as number);
 }
 
+/** Scratch for `sampleGamma`'s one draw: its pair is read back at once. */
+const ONE_DRAW = new Float64Array(2);
+
 /** One Gamma(shape, rate) draw (Marsaglia & Tsang 2000; shape < 1 by the u^(1/shape) boost). */
 export function sampleGamma(rng: Uniform, shape: number, rate: number): number {
   if (!(shape > 0) || !(rate > 0)) return 0;
-  // Beyond this the draw is its mean to 1e-4 relative, and Marsaglia-Tsang's acceptance test loses precision.
-  if (shape > 1e8) return shape / rate;
-  if (shape < 1) return sampleGamma(rng, shape + 1, rate) * Math.max(rng(), 1e-300) ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    const z = sampleNormal(rng);
-    const v = (1 + c * z) ** 3;
-    if (v <= 0) continue;
-    const u = rng();
-    if (Math.log(Math.max(u, 1e-300)) < 0.5 * z * z + d - d * v + d * Math.log(v)) return (d * v) / rate;
-  }
+  sampleGammaParts(rng, shape, ONE_DRAW, 0);
+  return scaledGamma(ONE_DRAW, 0, rate);
 }
