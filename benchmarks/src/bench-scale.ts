@@ -4,7 +4,7 @@
  * while the batch runs, all on one PostgreSQL database.
  *
  *   pnpm bench:scale [--companies N] [--products N] [--days N] [--workers 1,2] [--quick]
- *                    [--train-seconds S] [--load-seconds S] [--connections N] [--profile DIR]
+ *                    [--train-seconds S] [--load-seconds S] [--connections N] [--profile DIR] [--concurrency N]
  *
  * Defaults: 1,000 companies x 100 products x 90 days (90 days of history and 90-day runs). `--quick`: 20 x 20 x
  * 30 and 3 s of load (flags given still win). The companies share one catalogue (a seeded synthetic market) and
@@ -49,6 +49,8 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "16" },
     /** Write V8 CPU profiles of every `pricing worker` process (its planning threads included) here. */
     profile: { type: "string" },
+    /** Jobs each `pricing worker` runs at once (`PRICING_WORKER_CONCURRENCY`). */
+    concurrency: { type: "string", default: "1" },
   },
 });
 const quick = args.quick;
@@ -59,6 +61,7 @@ const WORKER_COUNTS = String(args.workers).split(",").map(Number);
 const TRAIN_SECONDS = Number(args["train-seconds"]);
 const LOAD_SECONDS = Number(args["load-seconds"] ?? (quick ? 3 : 10));
 const CONNECTIONS = Number(args.connections);
+const CONCURRENCY = Number(args.concurrency);
 const profileFlags =
   args.profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args.profile)}`];
 for (const [name, value, min] of [
@@ -67,6 +70,7 @@ for (const [name, value, min] of [
   ["--days", DAYS, 28],
   ["--load-seconds", LOAD_SECONDS, 1],
   ["--connections", CONNECTIONS, 1],
+  ["--concurrency", CONCURRENCY, 1],
 ] as const) {
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}`);
 }
@@ -393,6 +397,7 @@ async function main(): Promise<void> {
     PRICING_TRAIN_SECONDS: String(TRAIN_SECONDS),
     PRICING_TRAIN_HORIZON_DAYS: String(DAYS),
     PRICING_RUN_DAYS: String(DAYS),
+    PRICING_WORKER_CONCURRENCY: String(CONCURRENCY),
     // Never during the run: the bench queues the batch itself, as the schedule's firing does. A daily time half a
     // day away, not a yearly one: pg-boss's timekeeper asks cron-parser for the previous firing every 5 s, and
     // walking back to 1 January took ~1.7 % of a core per worker (profile), which a nightly cron never costs.
