@@ -97,11 +97,11 @@ describe("nightly batch across two processes", () => {
       expect(rows).toHaveLength(companies.length);
       expect(new Set(rows.map((r) => r.company_id))).toEqual(new Set(companies));
       for (const r of rows) expect(r.kind).toBe("nightly");
-      const recs = await ctx.db
-        .selectFrom("recommendations")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow();
-      expect(Number(recs.n)).toBe(rows.reduce((s, r) => s + Number(r.recommendation_count), 0));
+      for (const r of rows) {
+        const run = await ctx.repositories.runs.atOffset(r.company_id, 0);
+        const items = await ctx.repositories.runs.recommendations(run?.run_id ?? "", {});
+        expect(items).toHaveLength(Number(r.recommendation_count));
+      }
       // Both batches are on record.
       expect((await batchStatus(ctx, 10)).batches).toHaveLength(2);
     } finally {
@@ -159,8 +159,8 @@ describe("nightly batch in-process", () => {
     expect(listed.total).toBe(3);
     expect(listed.runs.map((r) => r.as_of)).toEqual(["2026-03-13", "2026-03-12", "2026-03-11"]);
     const orphans = await h.ctx.db
-      .selectFrom("recommendations")
-      .leftJoin("runs", "runs.run_id", "recommendations.run_id")
+      .selectFrom("recommendation_days")
+      .leftJoin("runs", "runs.run_id", "recommendation_days.run_id")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("runs.run_id", "is", null)
       .executeTakeFirstOrThrow();

@@ -149,12 +149,26 @@ describe("every item's uncertainty", () => {
   it("reads a run persisted before the fields existed with nulls", async () => {
     const persisted = await compute(false);
     const runId = persisted.run?.run_id ?? "";
-    // What migration 0005 leaves on the rows it found: the added columns null.
-    await h.ctx.db
-      .updateTable("recommendations")
-      .set({ expected_units_p10: null, expected_units_p90: null, exploratory: null })
+    // What migrations 0005 and then 0019 make of the rows found: the added columns null (one value for the day).
+    const days = await h.ctx.db
+      .selectFrom("recommendation_days")
+      .select(["date", "items"])
       .where("run_id", "=", runId)
       .execute();
+    for (const day of days) {
+      const items = {
+        ...JSON.parse(day.items),
+        expected_units_p10: null,
+        expected_units_p90: null,
+        exploratory: null,
+      };
+      await h.ctx.db
+        .updateTable("recommendation_days")
+        .set({ items: JSON.stringify(items) })
+        .where("run_id", "=", runId)
+        .where("date", "=", day.date)
+        .execute();
+    }
     const res = await h.get(`${V2}/recommendations?company_id=${COMPANY}`, token);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { run: { run_id: string }; recommendations: Item[] };

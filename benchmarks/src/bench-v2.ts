@@ -370,8 +370,8 @@ export async function benchNightlyBatch(options: {
     await runNightlyBatch(ctx, { trigger: "cli" });
     const rerunSeconds = (performance.now() - t3) / 1000;
     const rows = await ctx.db
-      .selectFrom("recommendations")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .selectFrom("runs")
+      .select((eb) => eb.fn.sum<number>("recommendation_count").as("n"))
       .executeTakeFirstOrThrow();
     const rl = report.companies.slice(0, options.rlCompanies);
     const rule = report.companies.slice(options.rlCompanies);

@@ -21,6 +21,7 @@ import * as backtests from "./migrations/0013-backtests.js";
 import * as operationOwner from "./migrations/0014-operation-owner.js";
 import * as companyEvents from "./migrations/0015-company-events.js";
 import * as printablePrices from "./migrations/0018-printable-prices.js";
+import * as recommendationDays from "./migrations/0019-recommendation-days.js";
 import type { Database } from "./schema.js";
 
 /** Migrations are compiled in, not read from a folder, so they run the same under tsx, a bundle or a test. */
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0014-operation-owner": operationOwner,
   "0015-company-events": companyEvents,
   "0018-printable-prices": printablePrices,
+  "0019-recommendation-days": recommendationDays,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -47,8 +49,10 @@ export interface MigrationReport {
   applied: string[];
 }
 
-/** Brings the schema to the latest migration; throws (leaving earlier migrations applied) on failure. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationReport> {
+async function migrate(
+  db: Kysely<Database>,
+  step: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<MigrationReport> {
   // Told no schema, Kysely takes its lock table found in any schema for this one's: with several schemas in one
   // database (tests in parallel, two deployments), another's would pass and the lock query would then fail.
   const schema =
@@ -62,7 +66,7 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
     allowUnorderedMigrations: true,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
+  const result = await step(migrator);
   if (result.error) {
     const failed = result.results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
@@ -70,4 +74,15 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
   return {
     applied: (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName),
   };
+}
+
+/** Brings the schema to the latest migration; throws (leaving earlier migrations applied) on failure. */
+export function migrateToLatest(db: Kysely<Database>): Promise<MigrationReport> {
+  return migrate(db, (m) => m.migrateToLatest());
+}
+
+/** Brings the schema up or down to the named migration (a migration's test starts from the one before it). */
+export function migrateTo(db: Kysely<Database>, name: string): Promise<MigrationReport> {
+  if (!(name in MIGRATIONS)) throw new Error(`no migration ${name}`);
+  return migrate(db, (m) => m.migrateTo(name));
 }

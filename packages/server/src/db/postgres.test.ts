@@ -49,7 +49,7 @@ describe.skipIf(!enabled)("PostgreSQL: same migrations and queries as SQLite", (
         "partner_companies",
         "partners",
         "products",
-        "recommendations",
+        "recommendation_days",
         "runs",
         "sales",
       ]),

@@ -98,30 +98,17 @@ export interface RunsTable {
   recommendation_count: number;
 }
 
-export interface RecommendationsTable {
+/**
+ * A run's recommendations of one date (migration 0019; `repositories/recommendation-days.ts` holds the format):
+ * one row per (run, date) instead of one per item.
+ */
+export interface RecommendationDaysTable {
   run_id: string;
-  product_id: string;
   date: string;
-  price: number;
-  currency: string;
-  base_price: number;
-  rule_price: number;
-  expected_units: number;
-  expected_revenue: number;
-  /** `override`: a partner's pin priced the item (migration 0018). */
-  source: "approved" | "latest" | "rule" | "override";
-  model_id: string | null;
-  /** Null on rows persisted before migration 0005. */
-  expected_units_p10: number | null;
-  expected_units_p90: number | null;
-  /** 0/1; null on rows persisted before migration 0005. */
-  exploratory: number | null;
-  /** The item's `explanation` as JSON; null on rows persisted before migration 0011. */
-  explanation: string | null;
-  /** Lowest price of the 30 days before the date; null where none is known or before migration 0018. */
-  lowest_price_30d: Generated<number | null>;
-  /** The partner override in force on the item's date (migration 0018); null elsewhere. */
-  override_id: Generated<string | null>;
+  /** The day's items as a JSON document of columns, in product_id order. */
+  items: string;
+  /** The items' explanations (or nulls) as a JSON array; null when none has one. */
+  explanations: string | null;
 }
 
 /** One row per company per nightly batch attempt (migration 0002). */
@@ -280,7 +267,7 @@ export interface Database {
   sales: SalesTable;
   promotions: PromotionsTable;
   runs: RunsTable;
-  recommendations: RecommendationsTable;
+  recommendation_days: RecommendationDaysTable;
   batch_outcomes: BatchOutcomesTable;
   idempotency_keys: IdempotencyKeysTable;
   operations: OperationsTable;
@@ -300,7 +287,6 @@ export type NewProductRow = Insertable<ProductsTable>;
 export type SalesRow = Selectable<SalesTable>;
 export type PromotionRow = Selectable<PromotionsTable>;
 export type RunRow = Selectable<RunsTable>;
-export type RecommendationRow = Selectable<RecommendationsTable>;
 export type BatchOutcomeRow = Selectable<BatchOutcomesTable>;
 export type OperationRow = Selectable<OperationsTable>;
 export type SavedBacktestRow = Selectable<BacktestsTable>;

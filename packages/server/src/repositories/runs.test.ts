@@ -116,8 +116,8 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       await expect(store.insert(broken, 10)).rejects.toThrow();
       expect((await store.list("co", 100, 0)).total).toBe(before.total);
       const orphans = await ctx.db
-        .selectFrom("recommendations")
-        .leftJoin("runs", "runs.run_id", "recommendations.run_id")
+        .selectFrom("recommendation_days")
+        .leftJoin("runs", "runs.run_id", "recommendation_days.run_id")
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .where("runs.run_id", "is", null)
         .executeTakeFirstOrThrow();
@@ -163,7 +163,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       expect(one).toHaveLength(1);
     });
 
-    it("stores each item's p10/p90 and exploratory, and reads rows persisted before them with nulls", async () => {
+    it("stores each item's p10/p90 and exploratory", async () => {
       const store = createRunsRepository(ctx.db);
       const items = rows(["2026-03-01"], ["a", "b"]).map((r, i) => ({ ...r, exploratory: i === 1 }));
       const run = await store.insert(
@@ -171,20 +171,10 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         100,
       );
       expect(await store.recommendations(run?.run_id ?? "", {})).toEqual(items);
-      // Migration 0005 adds the columns as null on the rows it finds.
-      await ctx.db
-        .updateTable("recommendations")
-        .set({ expected_units_p10: null, expected_units_p90: null, exploratory: null })
-        .where("run_id", "=", run?.run_id ?? "")
-        .execute();
-      const old = await store.recommendations(run?.run_id ?? "", {});
-      expect(old.map((r) => [r.expected_units_p10, r.expected_units_p90, r.exploratory])).toEqual([
-        [null, null, null],
-        [null, null, null],
-      ]);
+      // Rows persisted before migration 0005 (nulls): 0019-recommendation-days.test.ts.
     });
 
-    it("stores each item's explanation and reads it only when asked, null on rows persisted before it", async () => {
+    it("stores each item's explanation and reads it only when asked", async () => {
       const store = createRunsRepository(ctx.db);
       const items = rows(["2026-03-02"], ["a", "b"]).map((r, i) => ({
         ...r,
@@ -208,14 +198,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
       const plain = await store.recommendations(id, {});
       expect(plain).toEqual(items.map(({ explanation: _, ...r }) => r));
       expect(plain.every((r) => !("explanation" in r))).toBe(true);
-      // Migration 0011 adds the column as null on the rows it finds.
-      await ctx.db
-        .updateTable("recommendations")
-        .set({ explanation: null })
-        .where("run_id", "=", id)
-        .execute();
-      const old = await store.recommendations(id, { explain: true });
-      expect(old.map((r) => r.explanation)).toEqual([null, null]);
+      // Rows persisted before migration 0011 (null): 0019-recommendation-days.test.ts.
     });
 
     it("counts nightly and on-demand runs apart: computes never delete today's nightly run", async () => {

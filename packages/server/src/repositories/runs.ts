@@ -1,9 +1,9 @@
-import type { Explanation, ListedRun, Recommendation, Run } from "@pricing/http-adapter";
-import { type Insertable, PostgresAdapter, sql } from "kysely";
+import type { ListedRun, Recommendation, Run } from "@pricing/http-adapter";
 import { ulid } from "ulid";
 import type { Db } from "../db/database.js";
 import { createFreshReadCache } from "../db/fresh-read-cache.js";
-import type { RecommendationsTable, RunRow } from "../db/schema.js";
+import type { RunRow } from "../db/schema.js";
+import { decodeRecommendationDay, encodeRecommendationDays } from "./recommendation-days.js";
 
 export interface NewRun {
   companyId: string;
@@ -25,71 +25,15 @@ export interface RecommendationFilter {
   explain?: boolean | undefined;
 }
 
-/** Rows per INSERT: 15 columns x 500 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK = 500;
+/** Day rows per INSERT: 4 columns x 250 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 250;
 
-function recommendationRow(
-  runId: string,
-  { explanation, ...r }: Recommendation,
-): Insertable<RecommendationsTable> {
-  return {
-    run_id: runId,
-    ...r,
-    exploratory: r.exploratory === null ? null : r.exploratory ? 1 : 0,
-    explanation: explanation == null ? null : JSON.stringify(explanation),
-  };
-}
-
-/** The `recommendations` columns a run writes, with their PostgreSQL types (`json_to_recordset` reads them by name). */
-const ROW_COLUMNS = [
-  ["product_id", "text"],
-  ["date", "text"],
-  ["price", "float8"],
-  ["currency", "text"],
-  ["base_price", "float8"],
-  ["rule_price", "float8"],
-  ["expected_units", "float8"],
-  ["expected_revenue", "float8"],
-  ["source", "text"],
-  ["model_id", "text"],
-  ["override_id", "text"],
-  ["lowest_price_30d", "float8"],
-  ["expected_units_p10", "float8"],
-  ["expected_units_p90", "float8"],
-  // The items' own JSON shapes, stored as the table's types.
-  ["exploratory", "boolean", "int4"],
-  ["explanation", "json", "text"],
-] as const satisfies readonly (readonly [Exclude<keyof RecommendationsTable, "run_id">, string, string?])[];
-type UnwrittenColumns = Exclude<keyof RecommendationsTable, "run_id" | (typeof ROW_COLUMNS)[number][0]>;
-/** Fails to compile when a column is added to the table but not to `ROW_COLUMNS`. */
-const EVERY_COLUMN_WRITTEN: [UnwrittenColumns] extends [never] ? true : never = true;
-
-/**
- * A run's rows. PostgreSQL takes them as one JSON document (`json_to_recordset`): a nightly run of 9,000 rows was
- * 18 statements of 7,500 bound parameters each, and compiling, binding and parsing those parameters was most of a
- * worker's own CPU per company (bench:scale); one `JSON.stringify` and the server's JSON parser cost a fraction.
- * SQLite binds in-process, so plain chunked inserts cost it little.
- */
 async function insertRecommendations(trx: Db, runId: string, recommendations: readonly Recommendation[]) {
-  if (EVERY_COLUMN_WRITTEN && trx.getExecutor().adapter instanceof PostgresAdapter) {
-    const names = sql.join(ROW_COLUMNS.map(([name]) => sql.ref(name)));
-    const record = sql.join(ROW_COLUMNS.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`));
-    const values = sql.join(
-      ROW_COLUMNS.map(([name, , stored]) =>
-        stored === undefined ? sql.ref(name) : sql`${sql.ref(name)}::${sql.raw(stored)}`,
-      ),
-    );
-    await sql`insert into recommendations (run_id, ${names})
-      select ${runId}, ${values} from json_to_recordset(${JSON.stringify(recommendations)}::json) as r(${record})`.execute(
-      trx,
-    );
-    return;
-  }
-  const rows = recommendations.map((r) => recommendationRow(runId, r));
-  for (let i = 0; i < rows.length; i += CHUNK) {
+  const days = encodeRecommendationDays(recommendations).map((day) => ({ run_id: runId, ...day }));
+  for (let i = 0; i < days.length; i += CHUNK) {
     await trx
-      .insertInto("recommendations")
-      .values(rows.slice(i, i + CHUNK))
+      .insertInto("recommendation_days")
+      .values(days.slice(i, i + CHUNK))
       .execute();
   }
 }
@@ -173,7 +117,7 @@ export function createRunsRepository(db: Db) {
           if (stale.length > 0) {
             const ids = stale.map((s) => s.run_id);
             // Rows first: PostgreSQL and SQLite both cascade, but explicit deletes do not depend on the pragma.
-            await trx.deleteFrom("recommendations").where("run_id", "in", ids).execute();
+            await trx.deleteFrom("recommendation_days").where("run_id", "in", ids).execute();
             await trx.deleteFrom("runs").where("run_id", "in", ids).execute();
           }
         });
@@ -231,45 +175,13 @@ export function createRunsRepository(db: Db) {
     },
 
     async recommendations(runId: string, filter: RecommendationFilter): Promise<Recommendation[]> {
-      let q = db
-        .selectFrom("recommendations")
-        .select([
-          "product_id",
-          "date",
-          "price",
-          "currency",
-          "base_price",
-          "rule_price",
-          "expected_units",
-          "expected_revenue",
-          "source",
-          "model_id",
-          "expected_units_p10",
-          "expected_units_p90",
-          "exploratory",
-          "override_id",
-          "lowest_price_30d",
-        ])
-        .where("run_id", "=", runId);
+      let q = db.selectFrom("recommendation_days").select(["date", "items"]).where("run_id", "=", runId);
       if (filter.startDate !== undefined) q = q.where("date", ">=", filter.startDate);
       if (filter.endDate !== undefined) q = q.where("date", "<=", filter.endDate);
-      if (filter.productId !== undefined) q = q.where("product_id", "=", filter.productId);
-      // Without `explain` the item has no `explanation` key at all: the plain answer (and its ETag) stays as before.
-      const rows = await (filter.explain ? q.select("explanation") : q)
-        .orderBy("date")
-        .orderBy("product_id")
-        .execute();
-      // Rows persisted before migration 0005 read with nulls; PostgreSQL returns the 0/1 as a number too.
-      return rows.map((r) => {
-        const { explanation, ...rest } = r as typeof r & { explanation?: string | null };
-        return {
-          ...rest,
-          exploratory: rest.exploratory === null ? null : Number(rest.exploratory) === 1,
-          ...(filter.explain
-            ? { explanation: explanation == null ? null : (JSON.parse(explanation) as Explanation) }
-            : {}),
-        };
-      }) as Recommendation[];
+      // Without `explain` the explanations are neither read nor parsed, and the items have no `explanation` key.
+      const explain = filter.explain === true;
+      const days = await (explain ? q.select("explanations") : q).orderBy("date").execute();
+      return days.flatMap((day) => decodeRecommendationDay(day, explain, filter.productId));
     },
   };
 }
