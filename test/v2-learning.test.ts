@@ -148,27 +148,31 @@ describe("every item's uncertainty", () => {
 
   it("reads a run persisted before the fields existed with nulls", async () => {
     const persisted = await compute(false);
-    const runId = persisted.run?.run_id ?? "";
-    // What migrations 0005 and then 0019 make of the rows found: the added columns null (one value for the day).
-    const days = await h.ctx.db
-      .selectFrom("recommendation_days")
-      .select(["date", "items"])
-      .where("run_id", "=", runId)
-      .execute();
-    for (const day of days) {
-      const items = {
-        ...JSON.parse(day.items),
-        expected_units_p10: null,
-        expected_units_p90: null,
-        exploratory: null,
-      };
-      await h.ctx.db
-        .updateTable("recommendation_days")
-        .set({ items: JSON.stringify(items) })
-        .where("run_id", "=", runId)
-        .where("date", "=", day.date)
-        .execute();
-    }
+    const stored = await h.ctx.repositories.runs.atOffset(COMPANY, 0);
+    expect(stored?.run_id).toBe(persisted.run?.run_id);
+    if (!stored) return;
+    // What migrations 0005 and 0019 make of the rows they find: the run's items with the added fields null.
+    const items = await h.ctx.repositories.runs.recommendations(stored.run_id, {});
+    const old = await h.ctx.repositories.runs.insert(
+      {
+        companyId: COMPANY,
+        kind: "on_demand",
+        asOf: stored.as_of,
+        createdAt: new Date(Date.parse(stored.created_at) + 1).toISOString(),
+        source: stored.source,
+        modelId: stored.model_id,
+        startDate: stored.start_date,
+        endDate: stored.end_date,
+        recommendations: items.map((r) => ({
+          ...r,
+          expected_units_p10: null,
+          expected_units_p90: null,
+          exploratory: null,
+        })),
+      },
+      10,
+    );
+    const runId = old?.run_id ?? "";
     const res = await h.get(`${V2}/recommendations?company_id=${COMPANY}`, token);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { run: { run_id: string }; recommendations: Item[] };

@@ -1,3 +1,4 @@
+import { endianness } from "node:os";
 import type { Explanation, Recommendation } from "@pricing/http-adapter";
 
 /**
@@ -8,37 +9,85 @@ import type { Explanation, Recommendation } from "@pricing/http-adapter";
  */
 export interface RecommendationDay {
   date: string;
-  /** `ItemColumns` as JSON: the day's items in product_id order. */
+  /** `Columns` as JSON: the day's items in product_id order. */
   items: string;
-  /** The items' explanations (or nulls) as a JSON array in the same order; null when none has one. */
+  /** The items' explanations as `Columns` in the same order; null when none has one. */
   explanations: string | null;
 }
 
-/** Every stored field of an item but its date (the row's) and explanation (its own column), in the API's order. */
-const FIELDS = [
-  "product_id",
+/** An item's text and boolean fields, stored as JSON (`Columns`). */
+const TEXT_FIELDS = ["product_id", "currency", "source", "model_id", "exploratory", "override_id"] as const;
+/** An item's numbers, stored as doubles (`numbers`): null as NaN, which JSON also wrote as null before. */
+const NUMBER_FIELDS = [
   "price",
-  "currency",
   "base_price",
   "rule_price",
   "expected_units",
   "expected_revenue",
-  "source",
-  "model_id",
   "expected_units_p10",
   "expected_units_p90",
-  "exploratory",
-  "override_id",
   "lowest_price_30d",
-] as const satisfies readonly Exclude<keyof Recommendation, "date" | "explanation">[];
-type Field = (typeof FIELDS)[number];
-type Scalar = Recommendation[Field];
+] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type NumberField = (typeof NUMBER_FIELDS)[number];
+/** Fails to compile when an item gains a field that is stored nowhere. */
+const EVERY_FIELD_STORED: [
+  Exclude<keyof Recommendation, TextField | NumberField | "date" | "explanation">,
+] extends [never]
+  ? true
+  : never = true;
+
+/** An explanation's numbers (its observed price range as two), stored as doubles. */
+const EXPLANATION_NUMBERS = [
+  "rule_price",
+  "weekday_index",
+  "stock_cover_days",
+  "elasticity",
+  "elasticity_se",
+  "observed_price_low",
+  "observed_price_high",
+] as const;
 
 /**
- * Each field's values over the day's items, or the one value when every item has it (a run's currency, source and
- * model id): fields are scalars, so an array always means one value per item. Keeps a 100-product day ~3x smaller.
+ * Each text field's values over the day's items, or the one value when every item has it (a run's currency, source
+ * and model id): the values are scalars, so an array always means one per item. The numbers are doubles, field
+ * after field, in base64: formatting and parsing 72,000 decimal numbers a run was most of the worker's and the
+ * read's cost of a JSON document, and doubles come back bit for bit.
  */
-type ItemColumns = Record<Field, Scalar | Scalar[]>;
+type Columns<F extends string> = Record<F, Scalar | Scalar[]> & { numbers: string };
+type Scalar = string | number | boolean | null;
+
+if (!EVERY_FIELD_STORED || endianness() !== "LE") {
+  // The doubles are the platform's Float64Array bytes; every platform Node supports today is little-endian.
+  throw new Error("recommendation-days: a big-endian platform would read the stored doubles wrong");
+}
+
+function textColumn(values: Scalar[]): Scalar | Scalar[] {
+  const first = values[0] ?? null;
+  for (const v of values) if (v !== first) return values;
+  return first;
+}
+
+function encodeNumbers(
+  fields: number,
+  count: number,
+  value: (field: number, i: number) => number | null,
+): string {
+  const doubles = new Float64Array(fields * count);
+  for (let f = 0; f < fields; f++) {
+    for (let i = 0; i < count; i++) doubles[f * count + i] = value(f, i) ?? Number.NaN;
+  }
+  return Buffer.from(doubles.buffer).toString("base64");
+}
+
+function decodeNumbers(base64: string): Float64Array {
+  const bytes = Buffer.from(base64, "base64");
+  // Copied out of Node's shared pool, whose offsets need not be multiples of 8.
+  return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+}
+
+const numberOrNull = (x: number | undefined): number | null =>
+  x === undefined || Number.isNaN(x) ? null : x;
 
 /** UTF-8 byte order, which PostgreSQL's C collation and SQLite's BINARY sort the old per-item rows by. */
 function byProductId(a: Recommendation, b: Recommendation): number {
@@ -54,6 +103,35 @@ function byProductId(a: Recommendation, b: Recommendation): number {
   return x.length < y.length ? -1 : 1;
 }
 
+function encodeExplanations(items: readonly Recommendation[]): string | null {
+  if (!items.some((r) => r.explanation != null)) return null;
+  const columns = {
+    binding: textColumn(items.map((r) => r.explanation?.binding ?? null)),
+    // No explanation: a NaN rule_price, which an explanation never has.
+    numbers: encodeNumbers(EXPLANATION_NUMBERS.length, items.length, (f, i) => {
+      const e = items[i]?.explanation;
+      if (e == null) return null;
+      switch (EXPLANATION_NUMBERS[f]) {
+        case "rule_price":
+          return e.rule_price;
+        case "weekday_index":
+          return e.weekday_index;
+        case "stock_cover_days":
+          return e.stock_cover_days;
+        case "elasticity":
+          return e.elasticity;
+        case "elasticity_se":
+          return e.elasticity_se;
+        case "observed_price_low":
+          return e.observed_price_range[0];
+        default:
+          return e.observed_price_range[1];
+      }
+    }),
+  } satisfies Columns<"binding">;
+  return JSON.stringify(columns);
+}
+
 function encodeDay(date: string, items: Recommendation[]): RecommendationDay {
   items.sort(byProductId);
   for (let i = 1; i < items.length; i++) {
@@ -62,18 +140,13 @@ function encodeDay(date: string, items: Recommendation[]): RecommendationDay {
       throw new Error(`recommendation_days: product ${items[i]?.product_id} twice on ${date}`);
     }
   }
-  const columns = {} as ItemColumns;
-  for (const field of FIELDS) {
-    const values = items.map((r) => r[field] ?? null);
-    const first = values[0];
-    columns[field] = values.every((v) => v === first) ? (first ?? null) : values;
-  }
-  const explained = items.some((r) => r.explanation != null);
-  return {
-    date,
-    items: JSON.stringify(columns),
-    explanations: explained ? JSON.stringify(items.map((r) => r.explanation ?? null)) : null,
-  };
+  const columns = { numbers: "" } as Columns<TextField>;
+  for (const field of TEXT_FIELDS) columns[field] = textColumn(items.map((r) => r[field] ?? null));
+  columns.numbers = encodeNumbers(NUMBER_FIELDS.length, items.length, (f, i) => {
+    const field = NUMBER_FIELDS[f];
+    return field === undefined ? null : (items[i]?.[field] ?? null);
+  });
+  return { date, items: JSON.stringify(columns), explanations: encodeExplanations(items) };
 }
 
 /** A run's recommendations, in any order, as its day rows. Throws on the same product twice on a date. */
@@ -87,17 +160,38 @@ export function encodeRecommendationDays(recommendations: readonly Recommendatio
   return [...byDate].map(([date, items]) => encodeDay(date, items));
 }
 
+function explanationsReader(json: string, count: number): (i: number) => Explanation | null {
+  const columns = JSON.parse(json) as Columns<"binding">;
+  const n = decodeNumbers(columns.numbers);
+  const at = (f: number, i: number) => numberOrNull(n[f * count + i]);
+  return (i) => {
+    const rulePrice = at(0, i);
+    if (rulePrice === null) return null;
+    const binding = Array.isArray(columns.binding) ? columns.binding[i] : columns.binding;
+    return {
+      rule_price: rulePrice,
+      weekday_index: at(1, i),
+      stock_cover_days: at(2, i),
+      elasticity: at(3, i),
+      elasticity_se: at(4, i),
+      observed_price_range: [at(5, i), at(6, i)],
+      binding,
+    } as Explanation;
+  };
+}
+
 /**
- * One day row's items (only `productId`'s when given), as the per-item rows read: the same keys in the same order,
- * `explanation` only when `explain` (null where none was stored).
+ * One day row's items (only `productId`'s when given), as the per-item rows read: the same keys in the same order
+ * (an explanation's in the API's), `explanation` only when `explain` (null where none was stored).
  */
 export function decodeRecommendationDay(
   row: { date: string; items: string; explanations?: string | null },
   explain: boolean,
   productId?: string,
 ): Recommendation[] {
-  const columns = JSON.parse(row.items) as ItemColumns;
+  const columns = JSON.parse(row.items) as Columns<TextField>;
   const ids = columns.product_id;
+  const count = Array.isArray(ids) ? ids.length : 1;
   const indices = !Array.isArray(ids)
     ? ids === productId || productId === undefined
       ? [0]
@@ -106,31 +200,33 @@ export function decodeRecommendationDay(
       ? ids.map((_, i) => i)
       : [ids.indexOf(productId)].filter((i) => i >= 0);
   if (indices.length === 0) return [];
-  const explanations =
-    explain && row.explanations != null ? (JSON.parse(row.explanations) as (Explanation | null)[]) : null;
-  const at = (field: Field, i: number): Scalar => {
+  const n = decodeNumbers(columns.numbers);
+  const num = (f: number, i: number) => numberOrNull(n[f * count + i]);
+  const text = (field: TextField, i: number): Scalar => {
     const column = columns[field];
-    return Array.isArray(column) ? (column[i] as Scalar) : column;
+    return Array.isArray(column) ? (column[i] ?? null) : column;
   };
+  const explanation =
+    explain && row.explanations != null ? explanationsReader(row.explanations, count) : null;
   return indices.map((i) => {
     const item = {
-      product_id: at("product_id", i),
+      product_id: text("product_id", i),
       date: row.date,
-      price: at("price", i),
-      currency: at("currency", i),
-      base_price: at("base_price", i),
-      rule_price: at("rule_price", i),
-      expected_units: at("expected_units", i),
-      expected_revenue: at("expected_revenue", i),
-      source: at("source", i),
-      model_id: at("model_id", i),
-      expected_units_p10: at("expected_units_p10", i),
-      expected_units_p90: at("expected_units_p90", i),
-      exploratory: at("exploratory", i),
-      override_id: at("override_id", i),
-      lowest_price_30d: at("lowest_price_30d", i),
+      price: num(0, i),
+      currency: text("currency", i),
+      base_price: num(1, i),
+      rule_price: num(2, i),
+      expected_units: num(3, i),
+      expected_revenue: num(4, i),
+      source: text("source", i),
+      model_id: text("model_id", i),
+      expected_units_p10: num(5, i),
+      expected_units_p90: num(6, i),
+      exploratory: text("exploratory", i),
+      override_id: text("override_id", i),
+      lowest_price_30d: num(7, i),
     } as Recommendation;
-    if (explain) item.explanation = explanations?.[i] ?? null;
+    if (explain) item.explanation = explanation?.(i) ?? null;
     return item;
   });
 }

@@ -1,0 +1,85 @@
+import type { Recommendation } from "@pricing/http-adapter";
+import { describe, expect, it } from "vitest";
+import { decodeRecommendationDay, encodeRecommendationDays } from "./recommendation-days.js";
+
+/** A seeded stream: the items' numbers are arbitrary doubles, not round prices. */
+function uniform(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 16807) % 2147483647;
+    return s / 2147483647;
+  };
+}
+
+function items(dates: string[], products: string[], seed = 7): Recommendation[] {
+  const u = uniform(seed);
+  return dates.flatMap((date) =>
+    products.map((product_id, i) => ({
+      product_id,
+      date,
+      price: Math.round(u() * 10_000) / 100,
+      currency: "EUR",
+      base_price: 20,
+      rule_price: u() * 30,
+      expected_units: u() * 9,
+      expected_revenue: u() * 200,
+      source: i === 1 ? ("override" as const) : ("approved" as const),
+      model_id: "mdl_1",
+      expected_units_p10: i === 2 ? null : Math.floor(u() * 3),
+      expected_units_p90: i === 2 ? null : 3 + u(),
+      exploratory: i === 2 ? null : u() < 0.5,
+      override_id: i === 1 ? "ovr_1" : null,
+      lowest_price_30d: i === 0 ? null : u() * 20,
+      explanation:
+        i === 2
+          ? null
+          : {
+              rule_price: u() * 30,
+              weekday_index: u() * 2,
+              stock_cover_days: i === 0 ? null : u() * 40,
+              elasticity: i === 0 ? null : -3 * u(),
+              elasticity_se: i === 0 ? null : u(),
+              observed_price_range: [u() * 10, 10 + u() * 10] as [number, number],
+              binding: i === 3 ? ("max_daily_change" as const) : null,
+            },
+    })),
+  );
+}
+
+const decodeAll = (recs: Recommendation[], explain: boolean, productId?: string) =>
+  encodeRecommendationDays(recs)
+    .sort((a, b) => (a.date < b.date ? -1 : 1))
+    .flatMap((day) => decodeRecommendationDay(day, explain, productId));
+
+describe("recommendation days", () => {
+  it("reads back every item bit for bit, by date then product id, explanations only when asked", () => {
+    const written = items(["2026-03-02", "2026-03-01"], ["p3", "p1", "p2", "p0"]);
+    const expected = [...written].sort(
+      (a, b) => a.date.localeCompare(b.date) || a.product_id.localeCompare(b.product_id),
+    );
+    expect(decodeAll(written, true)).toStrictEqual(expected);
+    expect(decodeAll(written, false)).toStrictEqual(expected.map(({ explanation: _, ...r }) => r));
+    expect(decodeAll(written, true, "p2")).toStrictEqual(expected.filter((r) => r.product_id === "p2"));
+    expect(decodeAll(written, true, "absent")).toEqual([]);
+  });
+
+  it("stores a day of one item, and a run without explanations, as nulls where asked", () => {
+    const [only] = items(["2026-03-01"], ["solo"]);
+    if (!only) throw new Error("no item");
+    const { explanation: _, ...plain } = only;
+    expect(decodeAll([plain], true)).toStrictEqual([{ ...plain, explanation: null }]);
+    expect(decodeAll([plain], false, "solo")).toStrictEqual([plain]);
+    expect(decodeAll([plain], false, "other")).toEqual([]);
+    expect(encodeRecommendationDays([plain])[0]?.explanations).toBeNull();
+  });
+
+  it("orders product ids by code point, as the byte order of the per-item rows did", () => {
+    const ids = ["\u{1f600}", "\uff01", "b", "B", "a"];
+    const read = decodeAll(items(["2026-03-01"], ids), false).map((r) => r.product_id);
+    expect(read).toEqual(["B", "a", "b", "\uff01", "\u{1f600}"]);
+  });
+
+  it("refuses the same product twice on a date", () => {
+    expect(() => encodeRecommendationDays(items(["2026-03-01"], ["a", "b", "a"]))).toThrow(/twice/);
+  });
+});
