@@ -553,6 +553,13 @@ function print(
     c === null
       ? "-"
       : `${c.workers.toFixed(2)} (loop ${c.workerLoops.toFixed(2)}) / ${c.postgres.toFixed(2)} / ${c.api.toFixed(2)} / ${c.bench.toFixed(2)} / ${c.machine.toFixed(2)}`;
+  // What the batch's length comes down to once the cores are full: CPU per company, whatever the load around it.
+  const perCompany = (r: Row) => {
+    const { cores, batchWall } = r;
+    if (cores === null || batchWall === null) return "-";
+    const each = (used: number) => ((used * batchWall) / COMPANIES).toFixed(3);
+    return `${each(cores.workers)} (${each(cores.workerLoops)}) / ${each(cores.postgres)}`;
+  };
   console.log(
     `\nbench:scale: ${COMPANIES} companies x ${PRODUCTS} products x ${DAYS} days (history and run length); ` +
       `GET /v2/recommendations?start_date=end_date=today (${PRODUCTS} rows) at ${CONNECTIONS} connections ` +
@@ -575,6 +582,7 @@ function print(
         "GET p99 ms",
         "GET non-2xx/errors",
         "cores: workers (their event loops) / postgres / API / bench / machine",
+        "CPU-s a company: workers (event loops) / postgres",
         "load avg (1 min)",
       ],
       rows.map((r) => [
@@ -592,6 +600,7 @@ function print(
         r.load.p99.toFixed(1),
         `${r.load.non2xx}/${r.load.errors}`,
         cores(r.cores),
+        perCompany(r),
         r.loadavg.toFixed(2),
       ]),
     ),
