@@ -1,7 +1,9 @@
 import type {
   FastifyInstance,
   onSendAsyncHookHandler,
+  onSendHookHandler,
   preHandlerAsyncHookHandler,
+  preHandlerHookHandler,
   RouteOptions,
 } from "fastify";
 
@@ -22,15 +24,27 @@ export function addRouteHook(
 ): void;
 export function addRouteHook(
   app: FastifyInstance,
+  name: "preHandler",
+  applies: (route: RouteOptions) => boolean,
+  hook: preHandlerHookHandler,
+): void;
+export function addRouteHook(
+  app: FastifyInstance,
   name: "onSend",
   applies: (route: RouteOptions) => boolean,
   hook: onSendAsyncHookHandler,
 ): void;
 export function addRouteHook(
   app: FastifyInstance,
+  name: "onSend",
+  applies: (route: RouteOptions) => boolean,
+  hook: onSendHookHandler,
+): void;
+export function addRouteHook(
+  app: FastifyInstance,
   name: RouteHookName,
   applies: (route: RouteOptions) => boolean,
-  hook: preHandlerAsyncHookHandler | onSendAsyncHookHandler,
+  hook: preHandlerAsyncHookHandler | preHandlerHookHandler | onSendAsyncHookHandler | onSendHookHandler,
 ): void {
   app.addHook("onRoute", (route) => {
     if (!applies(route)) return;
