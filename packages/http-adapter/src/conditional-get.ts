@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, onSendHookHandler } from "fastify";
+import { addRouteHook } from "./route-hooks.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -33,26 +34,33 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 }
 
 /**
- * ETag on each 200 of the scope's routes marked `config.etag`, and 304 Not Modified (with the ETag, no body) when
- * If-None-Match matches it. A route that already knows its body's tag (bytes from a cache that stored the tag
- * beside them) sets the header itself and the body is not hashed again: hashing a 764 KiB run on every read was
- * half the read path's CPU. The answer is still computed; what a match saves is the transfer and the client's
+ * ETag on each 200 of the scope's routes marked `config.etag` (registered after this call), and 304 Not Modified
+ * (with the ETag, no body) when If-None-Match matches it. A route that already knows its body's tag (bytes from a
+ * cache that stored the tag beside them) sets the header itself and the body is not hashed again: hashing a 764 KiB
+ * run on every read was half the read path's CPU. The answer is still computed; what a match saves is the transfer and the client's
  * parsing.
  */
 export function installConditionalGet(app: FastifyInstance): void {
-  app.addHook("onSend", async (request, reply, payload) => {
-    if (request.routeOptions.config.etag !== true || reply.statusCode !== 200) return payload;
-    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+  // Callback style: it never waits, and every read of a run passes through it.
+  const hook: onSendHookHandler = (request, reply, payload, done) => {
+    if (reply.statusCode !== 200 || (typeof payload !== "string" && !Buffer.isBuffer(payload))) {
+      done(null, payload);
+      return;
+    }
     const given = reply.getHeader("etag");
     const etag = typeof given === "string" ? given : strongEtag(payload);
     if (given === undefined) reply.header("etag", etag);
     const header = request.headers["if-none-match"];
-    if (!ifNoneMatchMatches(typeof header === "string" ? header : undefined, etag)) return payload;
+    if (!ifNoneMatchMatches(typeof header === "string" ? header : undefined, etag)) {
+      done(null, payload);
+      return;
+    }
     reply.code(304);
     reply.removeHeader("content-type");
     reply.removeHeader("content-length");
     // RFC 9110 §15.4.5: a 304 repeats the ETag and Vary, not the body's own metadata.
     reply.removeHeader("content-encoding");
-    return null;
-  });
+    done(null, null);
+  };
+  addRouteHook(app, "onSend", (route) => route.config?.etag === true, hook);
 }

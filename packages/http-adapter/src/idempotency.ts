@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { ApiError, DEFAULT_RETRY_AFTER_SECONDS } from "./errors.js";
+import { addRouteHook } from "./route-hooks.js";
 
 /** A response as first sent, kept to be replayed byte for byte. */
 export interface StoredResponse {
@@ -119,6 +120,12 @@ function isFinal(reply: FastifyReply): boolean {
   return !(reply.statusCode >= 400 && reply.hasHeader("retry-after"));
 }
 
+/** Only POSTs take a key; the scope's other routes do not run these hooks at all. */
+function isPost(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.some((method) => String(method).toUpperCase() === "POST");
+}
+
 interface Held {
   partnerId: string;
   key: string;
@@ -149,8 +156,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     return claim;
   }
 
-  app.addHook("preHandler", async (request, reply) => {
-    if (request.method !== "POST") return;
+  addRouteHook(app, "preHandler", isPost, async (request, reply) => {
     const key = keyOf(request);
     const partnerId = request.principal?.partnerId;
     if (key === undefined || partnerId === undefined) return;
@@ -191,7 +197,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       .send(Buffer.from(body, "utf8"));
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  addRouteHook(app, "onSend", isPost, async (request, reply, payload) => {
     const claim = letGo(request);
     if (claim === undefined) return payload;
     const { partnerId, key, owner } = claim;

@@ -19,6 +19,7 @@ import {
   type SharedRateLimitStore,
 } from "./rate-limits.js";
 import { requestLogController } from "./request-log.js";
+import { addRouteHook } from "./route-hooks.js";
 import { registerAuthToken } from "./routes/auth-token.js";
 import { registerComputeRecommendations } from "./routes/compute-recommendations.js";
 import { registerGetModel } from "./routes/get-model.js";
@@ -105,8 +106,9 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
 
   app.decorateRequest("principal", null);
   app.decorateRequest("abandoned", null);
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
   installErrorHandling(app, {
     bodyLimit,
@@ -166,7 +168,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     scope.removeContentTypeParser("text/plain");
     installBearerAuth(scope, options.auth, partnerLimit);
     if (options.idempotency) installIdempotency(scope, options.idempotency);
-    scope.addHook("preHandler", capInFlight);
+    addRouteHook(scope, "preHandler", (route) => route.config?.expensive !== undefined, capInFlight);
     installConditionalGet(scope);
     const routeDeps: RouteDeps = { ...deps, hidden };
     registerGetRecommendations(scope, routeDeps);

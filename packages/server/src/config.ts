@@ -238,7 +238,7 @@ const serverSettings = {
     // A readable console for a first run: request logs only when asked for.
     commandDefaults: { demo: "warn" },
     description:
-      "level of the pino JSON logs (one line per request, with `request_id`): `fatal` .. `trace`, `silent`",
+      "level of the pino JSON logs (one line per request, with `request_id`; written to stdout in batches of 4 KiB, at most 100 ms after they are logged, the rest at exit): `fatal` .. `trace`, `silent`",
   },
 } satisfies Record<string, SettingSpec>;
 

@@ -18,7 +18,8 @@ export function installHttpMetrics(app: FastifyInstance, metrics: ServerMetrics)
   app.addHook("onError", async (request, _reply, error) => {
     errorCodes.set(request, toApiError(error, { translateError }).code);
   });
-  app.addHook("onResponse", async (request, reply) => {
+  // Callback style: every answered request runs it, and it has nothing to wait for.
+  app.addHook("onResponse", (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED;
     metrics.httpRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     const schema = request.routeOptions.schema as { operationId?: string } | undefined;
@@ -27,5 +28,6 @@ export function installHttpMetrics(app: FastifyInstance, metrics: ServerMetrics)
         reply.statusCode === 200 ? "issued" : (errorCodes.get(request) ?? "internal_error"),
       );
     }
+    done();
   });
 }
