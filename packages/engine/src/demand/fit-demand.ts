@@ -1,6 +1,7 @@
 import { dayNumber, daysBetween, weekdayOfDay } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { holidayOfEve } from "../base/holiday-calendar.js";
+import { packedFilter, packedMap } from "../base/packed-map.js";
 import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
 import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
@@ -257,16 +258,16 @@ export function fitDemand(
 
   // Pass 1: each product on its own data, weak priors.
   const weakPrior = glmPrior([0, 0, 0, 0, 0, 0, 0, -priorE, 0], [0, 1, 1, 1, 1, 1, 1, 1 / 100, 1]);
-  const poisson = prepared.map((p) => fitConstrained(p, weakPrior, priorE, 0));
+  const poisson = packedMap(prepared, (p) => fitConstrained(p, weakPrior, priorE, 0));
   // The company's holiday-eve lift, read off every product's days against its means without any level.
   const lift = holidayLift(
-    prepared.map((p, i) => ({
+    packedMap(prepared, (p, i) => ({
       day: p.day,
       units: p.data.units,
       mu: poisson[i]?.fit.means ?? fittedMeans(p.data, []),
     })),
   );
-  const first = prepared.map((p, i) => {
+  const first = packedMap(prepared, (p, i) => {
     const calendar = new Float64Array(p.day.length);
     for (let k = 0; k < calendar.length; k++)
       calendar[k] = holidayOfEve(p.day[k] ?? 0) === null ? 0 : lift.logLift;
@@ -276,18 +277,18 @@ export function fitDemand(
   const eveLift = Math.exp(lift.logLift);
 
   // Company level: precision-weighted mean elasticity and DerSimonian-Laird between-product spread.
-  const identified = first.filter((f, i) => prepared[i]?.priceVaries && !f.signConstrained);
+  const identified = packedFilter(first, (f, i) => prepared[i]?.priceVaries === true && !f.signConstrained);
   let meanE = priorE;
   let spread = priorSd;
   if (identified.length >= 3) {
-    const es = identified.map((f) => -at(f.fit.theta, 7));
-    const ws = identified.map((f) => 1 / Math.max(at(f.fit.stdErrors, 7) ** 2, 1e-8));
+    const es = packedMap(identified, (f) => -at(f.fit.theta, 7));
+    const ws = packedMap(identified, (f) => 1 / Math.max(at(f.fit.stdErrors, 7) ** 2, 1e-8));
     const sw = ws.reduce((a, b) => a + b, 0);
     const fixedMean = es.reduce((a, e, i) => a + at(ws, i) * e, 0) / sw;
     const q = es.reduce((a, e, i) => a + at(ws, i) * (e - fixedMean) ** 2, 0);
     const c = sw - ws.reduce((a, w) => a + w * w, 0) / sw;
     const tau2 = Math.max(0, (q - (identified.length - 1)) / c);
-    const rw = ws.map((w) => 1 / (1 / w + tau2));
+    const rw = packedMap(ws, (w) => 1 / (1 / w + tau2));
     const srw = rw.reduce((a, b) => a + b, 0);
     meanE = es.reduce((a, e, i) => a + at(rw, i) * e, 0) / srw;
     spread = Math.max(Math.sqrt(tau2), 0.05);
@@ -303,8 +304,8 @@ export function fitDemand(
   }
 
   // The company's alpha: the median of the products with enough days to say (all of them when too few have).
-  const long = first.filter((_, i) => (prepared[i]?.data.units.length ?? 0) >= thinDays);
-  const alphas = (long.length >= 3 ? long : first).map((f) => f.alpha).sort((a, b) => a - b);
+  const long = packedFilter(first, (_, i) => (prepared[i]?.data.units.length ?? 0) >= thinDays);
+  const alphas = packedMap(long.length >= 3 ? long : first, (f) => f.alpha).sort((a, b) => a - b);
   const pooledAlpha = alphas.length === 0 ? 0 : at(alphas, Math.floor((alphas.length - 1) / 2));
 
   // Pass 2: each product under the company prior, at its pass-1 level and its shrunk alpha.
@@ -527,9 +528,10 @@ function toFittedProduct(
   holidayEveLift: number,
   notes: string[],
 ): FittedProduct {
-  const logFactors = [0, ...fit.theta.slice(1, 7)];
-  const raw = logFactors.map((g) => Math.exp(g));
-  const meanRaw = raw.reduce((a, b) => a + b, 0) / 7;
+  const raw = packedMap(fit.theta.slice(0, 7), (g, d) => (d === 0 ? 1 : Math.exp(g)));
+  let meanRaw = 0;
+  for (const w of raw) meanRaw += w;
+  meanRaw /= 7;
   // The pass-1 level relative to its last week (each block's last day's); a block without a usable day keeps its
   // neighbour's.
   let blocks = 1;
@@ -549,7 +551,7 @@ function toFittedProduct(
     productId: p.productId,
     referencePrice: p.referencePrice,
     baseRate: Math.exp(at(fit.theta, 0)) * meanRaw,
-    weekdayFactors: raw.map((w) => w / meanRaw),
+    weekdayFactors: packedMap(raw, (w) => w / meanRaw),
     elasticity: Math.max(0, -at(fit.theta, SLOPE)),
     overdispersion: one.alpha,
     promotionLift: p.hasPromotions ? Math.exp(at(fit.theta, PROMOTION)) : 1,
