@@ -272,7 +272,7 @@ export function fitDemand(
     for (let k = 0; k < calendar.length; k++)
       calendar[k] = holidayOfEve(p.day[k] ?? 0) === null ? 0 : lift.logLift;
     const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
-    return firstFit({ ...p, data: withOffset(p.data, calendar) }, weakPrior, priorE, start);
+    return firstFit(withData(p, withOffset(p.data, calendar)), weakPrior, priorE, start);
   });
   const eveLift = Math.exp(lift.logLift);
 
@@ -281,14 +281,14 @@ export function fitDemand(
   let meanE = priorE;
   let spread = priorSd;
   if (identified.length >= 3) {
-    const es = packedMap(identified, (f) => -at(f.fit.theta, 7));
-    const ws = packedMap(identified, (f) => 1 / Math.max(at(f.fit.stdErrors, 7) ** 2, 1e-8));
+    const es = Float64Array.from(identified, (f) => -at(f.fit.theta, 7));
+    const ws = Float64Array.from(identified, (f) => 1 / Math.max(at(f.fit.stdErrors, 7) ** 2, 1e-8));
     const sw = ws.reduce((a, b) => a + b, 0);
     const fixedMean = es.reduce((a, e, i) => a + at(ws, i) * e, 0) / sw;
     const q = es.reduce((a, e, i) => a + at(ws, i) * (e - fixedMean) ** 2, 0);
     const c = sw - ws.reduce((a, w) => a + w * w, 0) / sw;
     const tau2 = Math.max(0, (q - (identified.length - 1)) / c);
-    const rw = packedMap(ws, (w) => 1 / (1 / w + tau2));
+    const rw = ws.map((w) => 1 / (1 / w + tau2));
     const srw = rw.reduce((a, b) => a + b, 0);
     meanE = es.reduce((a, e, i) => a + at(rw, i) * e, 0) / srw;
     spread = Math.max(Math.sqrt(tau2), 0.05);
@@ -320,7 +320,7 @@ export function fitDemand(
     const n = p.data.units.length;
     const alpha = (n * one.alpha + ALPHA_PRIOR_DAYS * pooledAlpha) / (n + ALPHA_PRIOR_DAYS);
     const { fit, signConstrained } = fitConstrained(
-      { ...p, data: withOffset(p.data, one.offset) },
+      withData(p, withOffset(p.data, one.offset)),
       companyPrior,
       meanE,
       alpha,
@@ -348,7 +348,7 @@ export function fitDemand(
     if (one.levelMoves) notes.push("the level moves week to week: forecasts carry the last week's forward");
     fitted.set(
       p.productId,
-      toFittedProduct(p, fit, { ...one, alpha, signConstrained }, source, dataWeight, eveLift, notes),
+      toFittedProduct(p, fit, withAlpha(one, alpha, signConstrained), source, dataWeight, eveLift, notes),
     );
   });
 
@@ -477,14 +477,15 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
       moves: walk.stepVariance > 0,
     };
     const data = withOffset(flat, offset);
-    current = fitConstrained({ ...p, data }, prior, fallbackElasticity, alpha, current.fit.theta);
+    current = fitConstrained(withData(p, data), prior, fallbackElasticity, alpha, current.fit.theta);
     alpha = momentOverdispersion(data.units, current.fit.means);
   }
   const data = withOffset(flat, offset);
   // The last round's fit is of these data: its means are theirs.
   alpha = estimateOverdispersion(data, current.fit.means);
   return {
-    ...current,
+    fit: current.fit,
+    signConstrained: current.signConstrained,
     alpha,
     alphaSe: overdispersionSe(data, current.fit.means, alpha),
     offset,
@@ -492,6 +493,41 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     levelVariance: level.lastVariance + level.stepVariance,
     levelMoves: level.moves,
     strayVariance: level.strayVariance,
+  };
+}
+
+/**
+ * `p` with data `data`, written out: objects spread from one another took other shapes in optimised code than in
+ * the interpreter, and the fit's functions that read them deoptimised plan after plan (`packedMap`).
+ */
+function withData(p: Prepared, data: GlmData): Prepared {
+  return {
+    productId: p.productId,
+    referencePrice: p.referencePrice,
+    rows: p.rows,
+    data,
+    week: p.week,
+    day: p.day,
+    lastDate: p.lastDate,
+    distinctPrices: p.distinctPrices,
+    logPriceSd: p.logPriceSd,
+    priceVaries: p.priceVaries,
+    hasPromotions: p.hasPromotions,
+  };
+}
+
+/** `one` with pass 2's alpha and sign constraint, written out (`withData`). */
+function withAlpha(one: FirstFit, alpha: number, signConstrained: boolean): FirstFit {
+  return {
+    fit: one.fit,
+    signConstrained,
+    alpha,
+    alphaSe: one.alphaSe,
+    offset: one.offset,
+    logLevel: one.logLevel,
+    levelVariance: one.levelVariance,
+    levelMoves: one.levelMoves,
+    strayVariance: one.strayVariance,
   };
 }
 

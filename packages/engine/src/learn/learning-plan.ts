@@ -7,7 +7,7 @@ import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
 import { demandPmf, POISSON } from "../problem/sales-distribution.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
-import type { SalesRow } from "../sales/sales-row.js";
+import { rowsByProduct, type SalesRow } from "../sales/sales-row.js";
 import { type Exploration, explorationRange, type PriceDays } from "./exploration-range.js";
 import { onlineLearner, unitsInterval } from "./online-learner.js";
 import { parameterSd } from "./posterior-draws.js";
@@ -87,17 +87,6 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
     ...(input.explain ? { explain: true } : {}),
     ...(input.promotions === undefined ? {} : { promotions: input.promotions }),
   });
-}
-
-/** Each product's sales rows, in history order. */
-function rowsByProduct(history: readonly SalesRow[]): Map<string, SalesRow[]> {
-  const out = new Map<string, SalesRow[]>();
-  for (const r of history) {
-    const rows = out.get(r.product_id);
-    if (rows === undefined) out.set(r.product_id, [r]);
-    else rows.push(r);
-  }
-  return out;
 }
 
 /** Days sold at each price (to the currency's minor unit). */

@@ -29,7 +29,7 @@ import {
 } from "../random/random-draws.js";
 import { seededUniform } from "../random/seeded-uniform.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
-import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
+import { isStockOutDay, rowsByProduct, type SalesRow } from "../sales/sales-row.js";
 import {
   drawEdgeElasticity,
   type EdgeLines,
@@ -250,12 +250,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   /** The day's weekday volume times its calendar's and its planned promotion's lifts. */
   const volumeOn = (fitted: FittedProduct, day: number) =>
     (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
-  const rows = new Map<string, SalesRow[]>();
-  for (const r of input.history) {
-    const list = rows.get(r.product_id);
-    if (list === undefined) rows.set(r.product_id, [r]);
-    else list.push(r);
-  }
+  const rows = rowsByProduct(input.history);
 
   /**
    * What the learner believes of one product whatever the date: the fit, the prices of the exploration range with
