@@ -1,4 +1,4 @@
-import { dayNumber, daysBetween, weekdayOfDay } from "../base/calendar.js";
+import { dayNumber, weekdayOfDay } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { holidayOfEve } from "../base/holiday-calendar.js";
 import { packedFilter, packedMap } from "../base/packed-map.js";
@@ -165,8 +165,14 @@ export function calendarLift(p: FittedProduct, day: number): number {
 
 /** The level of `date`'s week relative to the level carried forward: 1 after the history, the first week's before it. */
 export function levelOn(p: FittedProduct, date: string): number {
+  return levelOnDay(p, dayNumber(date));
+}
+
+/** `levelOn` of day `day` (a `dayNumber`): the learner reads it for every history row, by number, not by string. */
+export function levelOnDay(p: FittedProduct, day: number): number {
   const weekly = p.level.weekly;
-  const back = Math.floor(daysBetween(date, p.level.lastDate) / 7);
+  // Whole days between two UTC midnights: the same count `daysBetween` of their dates gives.
+  const back = Math.floor((dayNumber(p.level.lastDate) - day) / 7);
   if (back < 0) return 1;
   return weekly[Math.max(0, weekly.length - 1 - back)] ?? 1;
 }

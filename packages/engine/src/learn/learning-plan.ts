@@ -109,12 +109,14 @@ export function explorationAdvisor(
   exploration: Exploration,
   fit: () => FittedDemand | null,
 ): PlanAdvisor {
-  const rows = rowsByProduct(history);
+  // Grouped on first use: a plan the online learner prices throughout asks for none of it.
+  let rows: Map<string, SalesRow[]> | undefined;
   const priceDays = new Map<string, PriceDays>();
   const daysOf = (state: ProductState): PriceDays => {
     const id = state.product.product_id;
     let days = priceDays.get(id);
     if (days === undefined) {
+      rows ??= rowsByProduct(history);
       days = priceDaysOf(rows.get(id) ?? [], state.product.currency);
       priceDays.set(id, days);
     }

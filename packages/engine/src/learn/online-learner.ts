@@ -1,4 +1,4 @@
-import { addDays, dateToMs, dayNumber, weekdayOfDay } from "../base/calendar.js";
+import { addDays, dayNumber, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
@@ -9,7 +9,7 @@ import {
   type FittedProduct,
   fitDemand,
   fittedLaw,
-  levelOn,
+  levelOnDay,
   type ProductHint,
 } from "../demand/fit-demand.js";
 import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/company-plan.js";
@@ -758,7 +758,7 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
     const volume =
       (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) *
       calendarLift(fitted, day) *
-      levelOn(fitted, r.date) *
+      levelOnDay(fitted, day) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
     if (!Object.is(r.price, ratePrice)) {
       ratePrice = r.price;
@@ -770,13 +770,15 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
       units: r.units_sold,
       volume,
       mean,
-      week: Math.floor(dateToMs(r.date) / WEEK_MS),
+      // The date at UTC midnight is day x DAY_MS to the millisecond (`dateToMs`), without parsing it again.
+      week: Math.floor((day * DAY_MS) / WEEK_MS),
     });
   }
   return out;
 }
 
-const WEEK_MS = 7 * 86_400_000;
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
 
 /** One price's days of one week, summed: their units, exposure and the model's units (and their squares). */
 interface WeekBlock {
