@@ -1,6 +1,7 @@
-import { dayNumber, daysBetween, weekdayOfDay } from "../base/calendar.js";
+import { dayNumber, weekdayOfDay } from "../base/calendar.js";
 import { at } from "../base/checked-index.js";
 import { holidayOfEve } from "../base/holiday-calendar.js";
+import { packedFilter, packedMap } from "../base/packed-map.js";
 import { type DemandDistribution, negativeBinomial } from "../problem/sales-distribution.js";
 import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
 import {
@@ -164,8 +165,14 @@ export function calendarLift(p: FittedProduct, day: number): number {
 
 /** The level of `date`'s week relative to the level carried forward: 1 after the history, the first week's before it. */
 export function levelOn(p: FittedProduct, date: string): number {
+  return levelOnDay(p, dayNumber(date));
+}
+
+/** `levelOn` of day `day` (a `dayNumber`): the learner reads it for every history row, by number, not by string. */
+export function levelOnDay(p: FittedProduct, day: number): number {
   const weekly = p.level.weekly;
-  const back = Math.floor(daysBetween(date, p.level.lastDate) / 7);
+  // Whole days between two UTC midnights: the same count `daysBetween` of their dates gives.
+  const back = Math.floor((dayNumber(p.level.lastDate) - day) / 7);
   if (back < 0) return 1;
   return weekly[Math.max(0, weekly.length - 1 - back)] ?? 1;
 }
@@ -234,17 +241,7 @@ export function fitDemand(
   const tol = options.constantPriceTolerance ?? 1e-4;
   const thinDays = options.thinDays ?? 56;
 
-  const byProduct = new Map<string, SalesRow[]>();
-  for (const hint of products ?? []) byProduct.set(hint.productId, []);
-  for (const row of rows) {
-    if (products && !byProduct.has(row.product_id)) continue;
-    let list = byProduct.get(row.product_id);
-    if (!list) {
-      list = [];
-      byProduct.set(row.product_id, list);
-    }
-    list.push(row);
-  }
+  const byProduct = groupRows(rows, products);
   const hints = new Map((products ?? []).map((h) => [h.productId, h]));
 
   const prepared: Prepared[] = [];
@@ -257,31 +254,31 @@ export function fitDemand(
 
   // Pass 1: each product on its own data, weak priors.
   const weakPrior = glmPrior([0, 0, 0, 0, 0, 0, 0, -priorE, 0], [0, 1, 1, 1, 1, 1, 1, 1 / 100, 1]);
-  const poisson = prepared.map((p) => fitConstrained(p, weakPrior, priorE, 0));
+  const poisson = packedMap(prepared, (p) => fitConstrained(p, weakPrior, priorE, 0));
   // The company's holiday-eve lift, read off every product's days against its means without any level.
   const lift = holidayLift(
-    prepared.map((p, i) => ({
+    packedMap(prepared, (p, i) => ({
       day: p.day,
       units: p.data.units,
       mu: poisson[i]?.fit.means ?? fittedMeans(p.data, []),
     })),
   );
-  const first = prepared.map((p, i) => {
+  const first = packedMap(prepared, (p, i) => {
     const calendar = new Float64Array(p.day.length);
     for (let k = 0; k < calendar.length; k++)
       calendar[k] = holidayOfEve(p.day[k] ?? 0) === null ? 0 : lift.logLift;
     const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
-    return firstFit({ ...p, data: withOffset(p.data, calendar) }, weakPrior, priorE, start);
+    return firstFit(withData(p, withOffset(p.data, calendar)), weakPrior, priorE, start);
   });
   const eveLift = Math.exp(lift.logLift);
 
   // Company level: precision-weighted mean elasticity and DerSimonian-Laird between-product spread.
-  const identified = first.filter((f, i) => prepared[i]?.priceVaries && !f.signConstrained);
+  const identified = packedFilter(first, (f, i) => prepared[i]?.priceVaries === true && !f.signConstrained);
   let meanE = priorE;
   let spread = priorSd;
   if (identified.length >= 3) {
-    const es = identified.map((f) => -at(f.fit.theta, 7));
-    const ws = identified.map((f) => 1 / Math.max(at(f.fit.stdErrors, 7) ** 2, 1e-8));
+    const es = Float64Array.from(identified, (f) => -at(f.fit.theta, 7));
+    const ws = Float64Array.from(identified, (f) => 1 / Math.max(at(f.fit.stdErrors, 7) ** 2, 1e-8));
     const sw = ws.reduce((a, b) => a + b, 0);
     const fixedMean = es.reduce((a, e, i) => a + at(ws, i) * e, 0) / sw;
     const q = es.reduce((a, e, i) => a + at(ws, i) * (e - fixedMean) ** 2, 0);
@@ -303,8 +300,8 @@ export function fitDemand(
   }
 
   // The company's alpha: the median of the products with enough days to say (all of them when too few have).
-  const long = first.filter((_, i) => (prepared[i]?.data.units.length ?? 0) >= thinDays);
-  const alphas = (long.length >= 3 ? long : first).map((f) => f.alpha).sort((a, b) => a - b);
+  const long = packedFilter(first, (_, i) => (prepared[i]?.data.units.length ?? 0) >= thinDays);
+  const alphas = packedMap(long.length >= 3 ? long : first, (f) => f.alpha).sort((a, b) => a - b);
   const pooledAlpha = alphas.length === 0 ? 0 : at(alphas, Math.floor((alphas.length - 1) / 2));
 
   // Pass 2: each product under the company prior, at its pass-1 level and its shrunk alpha.
@@ -319,7 +316,7 @@ export function fitDemand(
     const n = p.data.units.length;
     const alpha = (n * one.alpha + ALPHA_PRIOR_DAYS * pooledAlpha) / (n + ALPHA_PRIOR_DAYS);
     const { fit, signConstrained } = fitConstrained(
-      { ...p, data: withOffset(p.data, one.offset) },
+      withData(p, withOffset(p.data, one.offset)),
       companyPrior,
       meanE,
       alpha,
@@ -347,7 +344,7 @@ export function fitDemand(
     if (one.levelMoves) notes.push("the level moves week to week: forecasts carry the last week's forward");
     fitted.set(
       p.productId,
-      toFittedProduct(p, fit, { ...one, alpha, signConstrained }, source, dataWeight, eveLift, notes),
+      toFittedProduct(p, fit, withAlpha(one, alpha, signConstrained), source, dataWeight, eveLift, notes),
     );
   });
 
@@ -369,6 +366,26 @@ export function fitDemand(
       return fittedRateOn(p, dayNumber(date), price, promoted);
     },
   };
+}
+
+/**
+ * The rows of each product (each hinted product first, rows of others left out where hints are given). A function
+ * of its own: its loop over every history row made fitDemand hot, which TurboFan then compiled whole with the
+ * passes inlined, twice a process (on the stack, then again), for a function that runs once a plan.
+ */
+function groupRows(rows: readonly SalesRow[], products?: readonly ProductHint[]): Map<string, SalesRow[]> {
+  const byProduct = new Map<string, SalesRow[]>();
+  for (const hint of products ?? []) byProduct.set(hint.productId, []);
+  for (const row of rows) {
+    if (products && !byProduct.has(row.product_id)) continue;
+    let list = byProduct.get(row.product_id);
+    if (!list) {
+      list = [];
+      byProduct.set(row.product_id, list);
+    }
+    list.push(row);
+  }
+  return byProduct;
 }
 
 function prepare(
@@ -476,14 +493,15 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
       moves: walk.stepVariance > 0,
     };
     const data = withOffset(flat, offset);
-    current = fitConstrained({ ...p, data }, prior, fallbackElasticity, alpha, current.fit.theta);
+    current = fitConstrained(withData(p, data), prior, fallbackElasticity, alpha, current.fit.theta);
     alpha = momentOverdispersion(data.units, current.fit.means);
   }
   const data = withOffset(flat, offset);
   // The last round's fit is of these data: its means are theirs.
   alpha = estimateOverdispersion(data, current.fit.means);
   return {
-    ...current,
+    fit: current.fit,
+    signConstrained: current.signConstrained,
     alpha,
     alphaSe: overdispersionSe(data, current.fit.means, alpha),
     offset,
@@ -491,6 +509,41 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     levelVariance: level.lastVariance + level.stepVariance,
     levelMoves: level.moves,
     strayVariance: level.strayVariance,
+  };
+}
+
+/**
+ * `p` with data `data`, written out: objects spread from one another took other shapes in optimised code than in
+ * the interpreter, and the fit's functions that read them deoptimised plan after plan (`packedMap`).
+ */
+function withData(p: Prepared, data: GlmData): Prepared {
+  return {
+    productId: p.productId,
+    referencePrice: p.referencePrice,
+    rows: p.rows,
+    data,
+    week: p.week,
+    day: p.day,
+    lastDate: p.lastDate,
+    distinctPrices: p.distinctPrices,
+    logPriceSd: p.logPriceSd,
+    priceVaries: p.priceVaries,
+    hasPromotions: p.hasPromotions,
+  };
+}
+
+/** `one` with pass 2's alpha and sign constraint, written out (`withData`). */
+function withAlpha(one: FirstFit, alpha: number, signConstrained: boolean): FirstFit {
+  return {
+    fit: one.fit,
+    signConstrained,
+    alpha,
+    alphaSe: one.alphaSe,
+    offset: one.offset,
+    logLevel: one.logLevel,
+    levelVariance: one.levelVariance,
+    levelMoves: one.levelMoves,
+    strayVariance: one.strayVariance,
   };
 }
 
@@ -527,9 +580,10 @@ function toFittedProduct(
   holidayEveLift: number,
   notes: string[],
 ): FittedProduct {
-  const logFactors = [0, ...fit.theta.slice(1, 7)];
-  const raw = logFactors.map((g) => Math.exp(g));
-  const meanRaw = raw.reduce((a, b) => a + b, 0) / 7;
+  const raw = packedMap(fit.theta.slice(0, 7), (g, d) => (d === 0 ? 1 : Math.exp(g)));
+  let meanRaw = 0;
+  for (const w of raw) meanRaw += w;
+  meanRaw /= 7;
   // The pass-1 level relative to its last week (each block's last day's); a block without a usable day keeps its
   // neighbour's.
   let blocks = 1;
@@ -549,7 +603,7 @@ function toFittedProduct(
     productId: p.productId,
     referencePrice: p.referencePrice,
     baseRate: Math.exp(at(fit.theta, 0)) * meanRaw,
-    weekdayFactors: raw.map((w) => w / meanRaw),
+    weekdayFactors: packedMap(raw, (w) => w / meanRaw),
     elasticity: Math.max(0, -at(fit.theta, SLOPE)),
     overdispersion: one.alpha,
     promotionLift: p.hasPromotions ? Math.exp(at(fit.theta, PROMOTION)) : 1,

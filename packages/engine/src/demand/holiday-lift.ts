@@ -34,48 +34,8 @@ const T_975 = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
  */
 export function holidayLift(products: readonly DaysAndMeans[]): HolidayLift {
   // Per holiday: units and means on its eves and around them, over every product.
-  const sums = new Map<number, { eveU: number; eveM: number; aroundU: number; aroundM: number }>();
-  const sumsOf = (holiday: number) => {
-    let s = sums.get(holiday);
-    if (s === undefined) {
-      s = { eveU: 0, eveM: 0, aroundU: 0, aroundM: 0 };
-      sums.set(holiday, s);
-    }
-    return s;
-  };
-  for (const p of products) {
-    let first = Number.POSITIVE_INFINITY;
-    let last = Number.NEGATIVE_INFINITY;
-    for (const d of p.day) {
-      first = Math.min(first, d);
-      last = Math.max(last, d);
-    }
-    // Each holiday near the product's days, and its eves.
-    const near = new Set<number>();
-    for (let d = first - AROUND_DAYS; d <= last + AROUND_DAYS + EVE_DAYS; d++) {
-      const h = holidayOfEve(d);
-      if (h !== null) near.add(h);
-    }
-    for (let i = 0; i < p.day.length; i++) {
-      const d = p.day[i] ?? 0;
-      const u = p.units[i] ?? 0;
-      const m = p.mu[i] ?? 0;
-      const eveOf = holidayOfEve(d);
-      if (eveOf !== null) {
-        const s = sumsOf(eveOf);
-        s.eveU += u;
-        s.eveM += m;
-        continue;
-      }
-      for (const h of near) {
-        // The holiday itself is its own story (closed, or the feast).
-        if (d === h || d < h - EVE_DAYS - AROUND_DAYS || d > h + AROUND_DAYS) continue;
-        const s = sumsOf(h);
-        s.aroundU += u;
-        s.aroundM += m;
-      }
-    }
-  }
+  const sums = new Map<number, HolidaySums>();
+  for (const p of products) addProduct(sums, p);
   const logs: number[] = [];
   for (const s of sums.values()) {
     if (s.eveU > 0 && s.eveM > 0 && s.aroundU > 0 && s.aroundM > 0)
@@ -88,4 +48,60 @@ export function holidayLift(products: readonly DaysAndMeans[]): HolidayLift {
   const se = sd / Math.sqrt(n);
   const critical = T_975[n - 2] ?? 2;
   return { logLift: Math.abs(mean) > critical * se ? mean : 0, stdError: se, holidays: n };
+}
+
+/** Units and means of one holiday on its eves and on the days around them. */
+interface HolidaySums {
+  eveU: number;
+  eveM: number;
+  aroundU: number;
+  aroundM: number;
+}
+
+function sumsOf(sums: Map<number, HolidaySums>, holiday: number): HolidaySums {
+  let s = sums.get(holiday);
+  if (s === undefined) {
+    s = { eveU: 0, eveM: 0, aroundU: 0, aroundM: 0 };
+    sums.set(holiday, s);
+  }
+  return s;
+}
+
+/**
+ * One product's days added to `sums`. A function of its own: its loop over the product's days made holidayLift,
+ * which runs once a plan, hot, and TurboFan compiled it on the stack before its end had run, then deoptimised
+ * there and compiled it again in the next plan.
+ */
+function addProduct(sums: Map<number, HolidaySums>, p: DaysAndMeans): void {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const d of p.day) {
+    first = Math.min(first, d);
+    last = Math.max(last, d);
+  }
+  // Each holiday near the product's days, and its eves.
+  const near = new Set<number>();
+  for (let d = first - AROUND_DAYS; d <= last + AROUND_DAYS + EVE_DAYS; d++) {
+    const h = holidayOfEve(d);
+    if (h !== null) near.add(h);
+  }
+  for (let i = 0; i < p.day.length; i++) {
+    const d = p.day[i] ?? 0;
+    const u = p.units[i] ?? 0;
+    const m = p.mu[i] ?? 0;
+    const eveOf = holidayOfEve(d);
+    if (eveOf !== null) {
+      const s = sumsOf(sums, eveOf);
+      s.eveU += u;
+      s.eveM += m;
+      continue;
+    }
+    for (const h of near) {
+      // The holiday itself is its own story (closed, or the feast).
+      if (d === h || d < h - EVE_DAYS - AROUND_DAYS || d > h + AROUND_DAYS) continue;
+      const s = sumsOf(sums, h);
+      s.aroundU += u;
+      s.aroundM += m;
+    }
+  }
 }

@@ -4,13 +4,23 @@ import { type GlmData, logDetInformation } from "./demand-glm.js";
 const MIN_ALPHA = 1e-4;
 const MAX_ALPHA = 10;
 
+/** Lanczos coefficients (g = 7, 9 terms), made once: a literal in `logGamma` was an array per call. */
+const LANCZOS = Float64Array.of(
+  0.99999999999980993,
+  676.5203681218851,
+  -1259.1392167224028,
+  771.32342877765313,
+  -176.61502916214059,
+  12.507343278686905,
+  -0.13857109526572012,
+  9.9843695780195716e-6,
+  1.5056327351493116e-7,
+);
+
 /** log Gamma(x) for x > 0 (Lanczos, g = 7, 9 terms: about 15 digits). */
 function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
+  const c = LANCZOS;
   const z = x - 1;
   let a = c[0] ?? 1;
   const t = z + 7.5;
@@ -58,7 +68,9 @@ function logLik(counts: Counts, mu: Float64Array, alpha: number): number {
   }
   const r = 1 / alpha;
   const lgR = logGamma(r);
-  const lgYR = counts.values.map((y) => logGamma(y + r));
+  // A typed array: what \`map\` returns changes kind with the caller's tier (\`packedMap\`), and this loop is hot.
+  const lgYR = new Float64Array(counts.values.length);
+  for (let k = 0; k < lgYR.length; k++) lgYR[k] = logGamma((counts.values[k] ?? Number.NaN) + r);
   for (let i = 0; i < mu.length; i++) {
     const y = units[i] ?? 0;
     const m = mu[i] ?? 0;

@@ -1,3 +1,5 @@
+import { packedMap } from "../base/packed-map.js";
+
 /**
  * A product's demand level that moves week to week (season, holidays, trend): a local-level model (random walk)
  * on the log ratio of each week's units to what the rest of the model expects, filtered and smoothed by Kalman.
@@ -84,13 +86,21 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     }
   }
   const lr = 2 * (best.logLik - flatBest.logLik);
-  if (lr < LR_CRITICAL) return { ...flat, strayVariance: flatBest.stray, lrStatistic: Math.max(0, lr) };
+  // Objects and arrays made the same way in every tier (`packedMap`): spreads and `at` here deoptimised the fit.
+  if (lr < LR_CRITICAL)
+    return {
+      logLevels: flat.logLevels,
+      lastVariance: 0,
+      stepVariance: 0,
+      strayVariance: flatBest.stray,
+      lrStatistic: Math.max(0, lr),
+    };
   const run = filter(obs, best.q, best.stray);
   const smoothed = smooth(run, best.q);
-  const last = smoothed.at(-1) ?? 0;
+  const last = smoothed[smoothed.length - 1] ?? 0;
   return {
-    logLevels: smoothed.map((l) => l - last),
-    lastVariance: run.variances.at(-1) ?? 0,
+    logLevels: packedMap(smoothed, (l) => l - last),
+    lastVariance: run.variances[run.variances.length - 1] ?? 0,
     stepVariance: best.q,
     strayVariance: best.stray,
     lrStatistic: lr,
@@ -114,7 +124,14 @@ function filter(obs: readonly (WeekObs | null)[], q: number, stray: number): Fil
     predictedMeans: [],
     predictedVariances: [],
   };
-  return { ...run, logLik: filterPass(obs, q, stray, run) };
+  const logLik = filterPass(obs, q, stray, run);
+  return {
+    means: run.means,
+    variances: run.variances,
+    predictedMeans: run.predictedMeans,
+    predictedVariances: run.predictedVariances,
+    logLik,
+  };
 }
 
 /**

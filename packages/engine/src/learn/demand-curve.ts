@@ -4,7 +4,7 @@ import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { fitDemand, fittedLaw, fittedRate } from "../demand/fit-demand.js";
 import type { ProductState } from "../plan/product-state.js";
 import { demandPmf, expectedCapped } from "../problem/sales-distribution.js";
-import type { SalesRow } from "../sales/sales-row.js";
+import { rowsByProduct, type SalesRow } from "../sales/sales-row.js";
 import type { Exploration } from "./exploration-range.js";
 import { explorationAdvisor } from "./learning-plan.js";
 import { onlineLearner } from "./online-learner.js";
@@ -102,12 +102,7 @@ export function demandCurves(input: DemandCurveInput): DemandCurve[] {
       : null;
   const fit = learner?.fit ?? (input.history.length > 0 ? fitDemand(input.history, hints) : null);
   const advisor = explorationAdvisor(input.history, input.exploration, () => fit);
-  const rows = new Map<string, SalesRow[]>();
-  for (const r of input.history) {
-    const list = rows.get(r.product_id);
-    if (list === undefined) rows.set(r.product_id, [r]);
-    else list.push(r);
-  }
+  const rows = rowsByProduct(input.history);
   const wanted = input.productIds === undefined ? null : new Set(input.productIds);
   const weekday = weekdayOf(input.today);
   return input.products

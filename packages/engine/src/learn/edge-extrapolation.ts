@@ -1,3 +1,4 @@
+import { packedMap } from "../base/packed-map.js";
 import { sampleNormal, type Uniform } from "../random/random-draws.js";
 import { parameterSd } from "./posterior-draws.js";
 
@@ -65,7 +66,7 @@ export function edgeLines(
 
 function fitLine(points: readonly { x: number; s: PriceSales }[]): EdgeLine | undefined {
   // Half a unit on a price that sold nothing, so its log rate is finite and weighs little.
-  const rows = points.map(({ x, s }) => ({ x, units: Math.max(s.units, 0.5), exposure: s.exposure }));
+  const rows = packedMap(points, ({ x, s }) => ({ x, units: Math.max(s.units, 0.5), exposure: s.exposure }));
   const weight = rows.reduce((a, r) => a + r.units, 0);
   const center = rows.reduce((a, r) => a + r.units * r.x, 0) / weight;
   const logRate = rows.reduce((a, r) => a + r.units * Math.log(r.units / r.exposure), 0) / weight;

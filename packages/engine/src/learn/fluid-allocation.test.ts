@@ -80,6 +80,52 @@ describe("fluidChoice", () => {
   });
 });
 
+describe("fluidChoice's memo as the days left's volumes close in", () => {
+  it("chooses as without it where each day's least and most volume move inside the day before's", () => {
+    const rng = seedrandom("fluid-memo-narrowing");
+    let narrowed = 0;
+    for (let n = 0; n < 80; n++) {
+      const prices = Array.from({ length: 2 + Math.floor(rng() * 7) }, (_, i) => 10 + i * (0.5 + rng()));
+      const sales = prices.map((p) => 5 * (p / 10) ** -(1 + 3 * rng()));
+      // Near-ties, whose answer depends on the volumes (-1), as the volumes close in.
+      if (n % 2 === 0 && prices.length > 2)
+        sales[2] = ((sales[1] ?? 0) * ((prices[1] ?? 0) - 2)) / ((prices[2] ?? 0) - 2);
+      // A trend and spikes (holiday eves): the least and most of the days left change often.
+      const season = Array.from(
+        { length: 30 + Math.floor(rng() * 60) },
+        (_, d) => (0.5 + rng()) * (1 + d / 60) * (rng() < 0.08 ? 2 + rng() : 1),
+      );
+      const memo = fluidMemo();
+      let stock = rng() * 200;
+      let last: [number, number] | null = null;
+      for (let day = 0; day < season.length; day++) {
+        const volumes = season.slice(day);
+        const groups = volumeGroups(volumes);
+        if (last !== null && (groups.least !== last[0] || groups.most !== last[1])) narrowed++;
+        last = [groups.least, groups.most];
+        const input: FluidInput = { prices, unitCost: 2, sales, volumes, stock };
+        const plain = fluidChoice(input);
+        expect(fluidChoice(input, groups, memo), `${n} day ${day}`).toEqual(plain);
+        stock = Math.max(0, stock - (sales[plain.index] ?? 0) * (volumes[0] ?? 1));
+      }
+      // The whole season again: its range holds the last day's, and the memo must start over.
+      for (const at of [0, 1]) {
+        const input: FluidInput = {
+          prices,
+          unitCost: 2,
+          sales,
+          volumes: season.slice(at),
+          stock: rng() * 200,
+        };
+        expect(fluidChoice(input, volumeGroups(input.volumes), memo), `${n} again ${at}`).toEqual(
+          fluidChoice(input),
+        );
+      }
+    }
+    expect(narrowed).toBeGreaterThan(500);
+  });
+});
+
 /** `fluidChoice` as it was written first: every bid's pick scanned again for each distinct volume. */
 function scanPerVolume(input: FluidInput) {
   const bestAt = (bid: number, volume: number) => {

@@ -108,13 +108,19 @@ export function volumeGroups(volumes: ArrayLike<number>): VolumeGroups {
  * What one caller's plans of one product share across its days: the same prices, unit cost and sales (a plan's
  * posterior mean, say), with the days left and the stock changing. The bisection asks the same bids every day (its
  * tree of midpoints is fixed by the prices and cost), and `sharedBest`'s answer at a bid depends on the volumes only
- * through their least and most, so the answers are kept along the tree.
+ * through their least and most, so the answers are kept along the tree. A plan's days left are a tail of the day
+ * before's, so their least and most only close in: an index `sharedBest` gave over a range is what it gives over
+ * any range inside it (each comparison it answered held at every volume of the range; its products and tolerance
+ * are monotone in the ends), so the answers stand and only its near-ties (-1) are asked again (`generation`).
  */
 export interface FluidMemo {
   least: number;
   most: number;
-  /** The answer at bid 0, and the tree of the bisection's midpoints (null until first asked). */
+  /** Counts the narrowings of [least, most]: a -1 answered under another count is asked again. */
+  generation: number;
+  /** The answer at bid 0 and its generation, and the tree of the bisection's midpoints (null until first asked). */
   zero: number | undefined;
+  zeroAt: number;
   root: BidNode | null;
   /** The last bisection's path, summed up (`BisectionPath`); null before one, or where a near-tie made it per volume. */
   path: BisectionPath | null;
@@ -144,7 +150,9 @@ interface BisectionPath {
 }
 
 interface BidNode {
-  readonly best: number;
+  best: number;
+  /** The memo's generation `best` was answered under (only a -1 is asked again in a later one). */
+  at: number;
   /** The next midpoint where the stock held at this one (`hi` moved down), and where it did not. */
   below: BidNode | null;
   above: BidNode | null;
@@ -154,7 +162,9 @@ export function fluidMemo(): FluidMemo {
   return {
     least: Number.NaN,
     most: Number.NaN,
+    generation: 0,
     zero: undefined,
+    zeroAt: 0,
     root: null,
     path: null,
     unboundToday: Number.NaN,
@@ -268,16 +278,23 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
   }
   call++;
   if (memo !== undefined && (memo.least !== volumes.least || memo.most !== volumes.most)) {
+    const inside = volumes.least >= memo.least && volumes.most <= memo.most;
     memo.least = volumes.least;
     memo.most = volumes.most;
-    memo.zero = undefined;
-    memo.root = null;
-    memo.path = null;
+    if (inside) memo.generation++;
+    else {
+      memo.zero = undefined;
+      memo.root = null;
+      memo.path = null;
+    }
   }
   let zero = memo?.zero;
-  if (zero === undefined) {
+  if (zero === undefined || (zero < 0 && memo !== undefined && memo.zeroAt !== memo.generation)) {
     zero = sharedOf(input, 0, volumes);
-    if (memo !== undefined) memo.zero = zero;
+    if (memo !== undefined) {
+      memo.zero = zero;
+      memo.zeroAt = memo.generation;
+    }
   }
   const free = salesAt(input, 0, volumes, zero);
   if (free <= input.stock) return { index: unbound, lowerBidIndex: unbound, lowerBidWeight: 0, bid: 0 };
@@ -312,10 +329,13 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
   for (let k = 0; k < BISECTIONS; k++) {
     const mid = (lo + hi) / 2;
     if (memo !== undefined && node === null) {
-      node = { best: sharedOf(input, mid, volumes), below: null, above: null };
+      node = { best: sharedOf(input, mid, volumes), at: memo.generation, below: null, above: null };
       if (parent === null) memo.root = node;
       else if (below) parent.below = node;
       else parent.above = node;
+    } else if (memo !== undefined && node !== null && node.best < 0 && node.at !== memo.generation) {
+      node.best = sharedOf(input, mid, volumes);
+      node.at = memo.generation;
     }
     const shared = node === null ? sharedOf(input, mid, volumes) : node.best;
     const sold = salesAt(input, mid, volumes, shared);

@@ -7,7 +7,7 @@ import { planPrices } from "../plan/company-plan.js";
 import type { ProductState } from "../plan/product-state.js";
 import { demandPmf, POISSON } from "../problem/sales-distribution.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
-import type { SalesRow } from "../sales/sales-row.js";
+import { rowsByProduct, type SalesRow } from "../sales/sales-row.js";
 import { type Exploration, explorationRange, type PriceDays } from "./exploration-range.js";
 import { onlineLearner, unitsInterval } from "./online-learner.js";
 import { parameterSd } from "./posterior-draws.js";
@@ -89,17 +89,6 @@ export function planWithLearning(input: LearningPlanInput): PlannedPrice[] {
   });
 }
 
-/** Each product's sales rows, in history order. */
-function rowsByProduct(history: readonly SalesRow[]): Map<string, SalesRow[]> {
-  const out = new Map<string, SalesRow[]>();
-  for (const r of history) {
-    const rows = out.get(r.product_id);
-    if (rows === undefined) out.set(r.product_id, [r]);
-    else rows.push(r);
-  }
-  return out;
-}
-
 /** Days sold at each price (to the currency's minor unit). */
 function priceDaysOf(rows: readonly SalesRow[], currency: string): Map<number, number> {
   const days = new Map<number, number>();
@@ -120,12 +109,14 @@ export function explorationAdvisor(
   exploration: Exploration,
   fit: () => FittedDemand | null,
 ): PlanAdvisor {
-  const rows = rowsByProduct(history);
+  // Grouped on first use: a plan the online learner prices throughout asks for none of it.
+  let rows: Map<string, SalesRow[]> | undefined;
   const priceDays = new Map<string, PriceDays>();
   const daysOf = (state: ProductState): PriceDays => {
     const id = state.product.product_id;
     let days = priceDays.get(id);
     if (days === undefined) {
+      rows ??= rowsByProduct(history);
       days = priceDaysOf(rows.get(id) ?? [], state.product.currency);
       priceDays.set(id, days);
     }

@@ -1,14 +1,15 @@
-import { addDays, dateToMs, dayNumber, weekdayOfDay } from "../base/calendar.js";
+import { addDays, dayNumber, weekdayOfDay } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
 import { insideGuardrailsOnly } from "../base/guardrails.js";
 import { nearestPriceIndex } from "../base/nearest-price.js";
+import { packedMap } from "../base/packed-map.js";
 import {
   calendarLift,
   type FittedDemand,
   type FittedProduct,
   fitDemand,
   fittedLaw,
-  levelOn,
+  levelOnDay,
   type ProductHint,
 } from "../demand/fit-demand.js";
 import type { LearnedPrice, OnlinePricer, PlannedPromotion } from "../plan/company-plan.js";
@@ -28,7 +29,7 @@ import {
 } from "../random/random-draws.js";
 import { seededUniform } from "../random/seeded-uniform.js";
 import { leavesRange, priceRange } from "../sales/observed-range.js";
-import { isStockOutDay, type SalesRow } from "../sales/sales-row.js";
+import { isStockOutDay, rowsByProduct, type SalesRow } from "../sales/sales-row.js";
 import {
   drawEdgeElasticity,
   type EdgeLines,
@@ -249,12 +250,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   /** The day's weekday volume times its calendar's and its planned promotion's lifts. */
   const volumeOn = (fitted: FittedProduct, day: number) =>
     (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
-  const rows = new Map<string, SalesRow[]>();
-  for (const r of input.history) {
-    const list = rows.get(r.product_id);
-    if (list === undefined) rows.set(r.product_id, [r]);
-    else list.push(r);
-  }
+  const rows = rowsByProduct(input.history);
 
   /**
    * What the learner believes of one product whatever the date: the fit, the prices of the exploration range with
@@ -296,7 +292,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     };
     const range = explorationRange(grid, exploration, priceDays, state.product.base_price, confirmed);
     const prices = grid.slice(range.lo, range.hi + 1);
-    const judgedSales = gridSales.map((own, i) => monotoneSales(gridSales, i, own));
+    const judgedSales = packedMap(gridSales, (own, i) => monotoneSales(gridSales, i, own));
     const byPrice = judgedSales.slice(range.lo, range.hi + 1);
     const edges = edgeLines(grid, judgedSales, {
       elasticity: fitted.elasticity,
@@ -304,10 +300,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     });
     const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
     const held = priceRange([...priceDays].flatMap(([p, days]) => (days >= SEEN_DAYS ? [p] : [])));
-    const posterior = prices.map((p, i) =>
+    const posterior = packedMap(prices, (p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
     );
-    const meanRates = posterior.map((g) => g.shape / g.rate);
+    const meanRates = packedMap(posterior, (g) => g.shape / g.rate);
     const cap = (rate: number) => expectedDemand(distribution, rate);
     return {
       fitted,
@@ -318,7 +314,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       priorDays,
       posterior,
       priceDays,
-      anchors: prices.map(
+      anchors: packedMap(
+        prices,
         (p, i) =>
           held !== null &&
           !leavesRange(p, held) &&
@@ -326,8 +323,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       ),
       observed: priceRange(priceDays.keys()),
       meanRates,
-      meanSales: meanRates.map(cap),
-      curveSales: prices.map((p) => cap(priorRate(fitted, edges, p))),
+      meanSales: packedMap(meanRates, cap),
+      curveSales: packedMap(prices, (p) => cap(priorRate(fitted, edges, p))),
       season: null,
     };
   };
@@ -390,7 +387,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const rng = seededUniform(`${input.seed}:${id}:${season.date}`);
       const { fitted, edges, prices, byPrice, priorDays, distribution } = belief.view;
       const rates = drawRates(rng, fitted, edges, prices, byPrice, priorDays);
-      thompson = { rng, sales: rates.map((rate) => expectedDemand(distribution, rate)), picks: [] };
+      thompson = { rng, sales: packedMap(rates, (rate) => expectedDemand(distribution, rate)), picks: [] };
       season.thompson = thompson;
     }
     const k = Math.max(0, day);
@@ -761,7 +758,7 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
     const volume =
       (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) *
       calendarLift(fitted, day) *
-      levelOn(fitted, r.date) *
+      levelOnDay(fitted, day) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
     if (!Object.is(r.price, ratePrice)) {
       ratePrice = r.price;
@@ -773,13 +770,15 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
       units: r.units_sold,
       volume,
       mean,
-      week: Math.floor(dateToMs(r.date) / WEEK_MS),
+      // The date at UTC midnight is day x DAY_MS to the millisecond (`dateToMs`), without parsing it again.
+      week: Math.floor((day * DAY_MS) / WEEK_MS),
     });
   }
   return out;
 }
 
-const WEEK_MS = 7 * 86_400_000;
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
 
 /** One price's days of one week, summed: their units, exposure and the model's units (and their squares). */
 interface WeekBlock {
@@ -843,7 +842,7 @@ function salesByGridPrice(
   days: readonly DayEvidence[],
   alpha: number,
 ): PriceSales[] {
-  const blocks = prices.map(() => new Map<number, WeekBlock>());
+  const blocks = packedMap(prices, () => new Map<number, WeekBlock>());
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
@@ -864,7 +863,7 @@ function salesByGridPrice(
     }
     addDay(b, d, d.volume * moved);
   }
-  return blocks.map((b) => weightedSales(b.values(), fitted, alpha));
+  return packedMap(blocks, (b) => weightedSales(b.values(), fitted, alpha));
 }
 
 /**
@@ -904,14 +903,17 @@ export function priorStrengths(
   byPrice: readonly PriceSales[],
   distribution: DemandDistribution,
 ): number[] {
-  const spreads = prices.map((p, i) => excessSpread(fitted, p, byPrice[i], distribution));
-  const contradicts = prices.map((p, i) => surprise(fitted, p, byPrice[i], distribution) > OWN_Z * OWN_Z);
+  const spreads = packedMap(prices, (p, i) => excessSpread(fitted, p, byPrice[i], distribution));
+  const contradicts = packedMap(
+    prices,
+    (p, i) => surprise(fitted, p, byPrice[i], distribution) > OWN_Z * OWN_Z,
+  );
   const tried = spreads.filter((x): x is number => x !== undefined);
   const days = (spread: number, rate: number) =>
     spread > 0 ? Math.min(PRIOR_DAYS, 1 / (spread * Math.max(rate, 1e-9))) : PRIOR_DAYS;
   const pooled =
     tried.length === 0 ? PRIOR_DAYS : days(tried.reduce((a, b) => a + b, 0) / tried.length, fitted.baseRate);
-  return prices.map((p, i) => {
+  return packedMap(prices, (p, i) => {
     const own = spreads[i];
     return own === undefined || !(contradicts[i] ?? false)
       ? pooled

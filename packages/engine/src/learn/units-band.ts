@@ -92,29 +92,28 @@ export function mixtureBand(
     const judged = p10 >= 0 && cdf > 0.9;
     const step = (units + r) / (units + 1);
     const nextStep = (units + 1 + r) / (units + 2);
-    if (!judged) {
-      // Before p90 no tail is bounded: the terms alone, the law's branch taken once per count.
-      if (alpha > 0) {
-        for (let k = 0; k < count; k++) {
-          const next = (terms[k] as number) * (step * (ratios[k] as number));
-          terms[k] = next;
-          mixed += next / count;
-        }
-      } else {
-        for (let k = 0; k < count; k++) {
-          const next = (terms[k] as number) * ((ratios[k] as number) / (units + 1));
-          terms[k] = next;
-          mixed += next / count;
-        }
+    // The next count's terms, the law's branch taken once per count.
+    if (alpha > 0) {
+      for (let k = 0; k < count; k++) {
+        const next = (terms[k] as number) * (step * (ratios[k] as number));
+        terms[k] = next;
+        mixed += next / count;
       }
-      continue;
+    } else {
+      for (let k = 0; k < count; k++) {
+        const next = (terms[k] as number) * ((ratios[k] as number) / (units + 1));
+        terms[k] = next;
+        mixed += next / count;
+      }
     }
+    // Before p90 no tail is bounded. Past it, each term's bound below is at least the term times (units + 1), so
+    // the bound of the whole tail cannot fall under the tolerance while the mixed mass times (units + 1) is above
+    // twice it (rounding far inside the factor 2): the bounds are summed only near the walk's end, and the walk
+    // stops where it always did.
+    if (!judged || !(mixed * (units + 1) <= 2 * EXPECTED_TOLERANCE)) continue;
     for (let k = 0; k < count; k++) {
       const ratio = ratios[k] as number;
-      const factor = alpha > 0 ? step * ratio : ratio / (units + 1);
-      const next = (terms[k] as number) * factor;
-      terms[k] = next;
-      mixed += next / count;
+      const next = terms[k] as number;
       if (next === 0) continue;
       // Past the mode the ratios fall (NB2 with r >= 1, Poisson) or approach q from below (r < 1): bounded by
       // the next one, or by q.

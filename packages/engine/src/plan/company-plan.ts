@@ -1,5 +1,6 @@
 import { addDays, daysBetween, weekdayOf } from "../base/calendar.js";
 import { roundToMinor } from "../base/currency.js";
+import { packedMap } from "../base/packed-map.js";
 import type { FittedDemand } from "../demand/fit-demand.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
 import {
@@ -215,7 +216,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   const policy = active.policy !== null && today >= active.policy.startDate ? active.policy : null;
   // Lanes in product-id order, days outermost: the rows come out sorted by date, then product id.
   const sorted = [...input.products].sort((a, b) => (a.product.product_id < b.product.product_id ? -1 : 1));
-  const lanes: Lane[] = sorted.map((state) => ({
+  const lanes: Lane[] = packedMap(sorted, (state) => ({
     state,
     policyIndex: policy?.findProduct(state.product.product_id),
     lastDay: daysBetween(today, seasonLastDay(state, today)),
@@ -239,7 +240,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     // Each lane's rule, pin and learned price first: the policy's forward pass then runs only for the lanes the
     // learner leaves (none where it prices every product), and each lane's candidate follows, so the jump guard
     // judges the plan day as a whole.
-    const firsts = lanes.map((lane) => {
+    const firsts = packedMap(lanes, (lane) => {
       if (!lane.selling) return null;
       // A partner's override: a pin prices the day as it is; a narrowing prices it inside narrower guardrails.
       const override = overrideOn(lane.state, date);
@@ -262,7 +263,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         const first = firsts[k];
         return first !== null && first !== undefined && first.pin === null && first.online === null;
       });
-    const candidates = firsts.map((first, k) => {
+    const candidates = packedMap(firsts, (first, k) => {
       const lane = lanes[k];
       if (first === null || first === undefined || lane === undefined) return null;
       const { state, override, pin, rule, online } = first;
@@ -293,13 +294,13 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     });
     // The jump guard, day by day against the price before (today: the last price served), so a damped jump stays
     // damped over the run's later days. A pin is the partner's: the guard never moves it, nor counts it.
-    const moves = candidates.flatMap((c, k) =>
-      c !== null && c.pin === null && (c.online !== null || c.learned !== null)
-        ? [{ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } }]
-        : [],
-    );
+    const moves: { k: number; move: { last: number | null; price: number } }[] = [];
+    candidates.forEach((c, k) => {
+      if (c !== null && c.pin === null && (c.online !== null || c.learned !== null))
+        moves.push({ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } });
+    });
     const damped = new Set(
-      isJump(moves.map((m) => m.move)) ? moves.filter((m) => movesFar(m.move)).map((m) => m.k) : [],
+      isJump(packedMap(moves, (m) => m.move)) ? moves.filter((m) => movesFar(m.move)).map((m) => m.k) : [],
     );
     lanes.forEach((lane, k) => {
       const candidate = candidates[k];

@@ -20,3 +20,18 @@ export interface SalesRow {
 export function isStockOutDay(row: Pick<SalesRow, "units_sold" | "stock_on_hand">): boolean {
   return row.stock_on_hand !== null && row.units_sold >= row.stock_on_hand;
 }
+
+/**
+ * Each product's rows, in history order. A function of its own, not a loop inside a caller's: a loop over tens of
+ * thousands of rows gets its function optimised on the stack, and the learner's, which also makes the plan's
+ * closures, then deoptimised at a constructor each plan.
+ */
+export function rowsByProduct(history: readonly SalesRow[]): Map<string, SalesRow[]> {
+  const out = new Map<string, SalesRow[]>();
+  for (const r of history) {
+    const rows = out.get(r.product_id);
+    if (rows === undefined) out.set(r.product_id, [r]);
+    else rows.push(r);
+  }
+  return out;
+}
