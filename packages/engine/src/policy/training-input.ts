@@ -82,7 +82,13 @@ export const TrainingConfigSchema = z.strictObject({
   finalSteps: z.number().int().min(0).max(1_000_000).default(600),
   batchSize: z.number().int().min(8).max(65_536).default(256),
   learningRate: z.number().positive().default(1e-3),
-  hidden: z.array(z.number().int().min(4).max(1024)).min(1).max(4).default([64, 64]),
+  /**
+   * Two layers of 32: a gradient step's products are under half of [64, 64]'s (the first layer reads all 138
+   * inputs). On bench:policy's company-100 over three training seeds, 99.25 / 99.07 / 99.26 % of the optimum
+   * against [64, 64]'s 99.23 / 99.06 / 99.16 % (seed 1 is the default); [48, 48] 99.17 %, [32, 64] 99.20 %,
+   * [64, 32] 99.22 %, [48, 32] 99.03 %, [64, 24] 99.14 % on seed 1 alone.
+   */
+  hidden: z.array(z.number().int().min(4).max(1024)).min(1).max(4).default([32, 32]),
   /**
    * Wall-clock budget; past it the backward pass stops where it is (the earlier days are not learned) and the final
    * phase is skipped.
