@@ -124,7 +124,7 @@ describe("the nightly plan, pinned to its digest", () => {
         online: true,
       });
       expect(rows.some((r) => r.product_id === unseen && r.source === "approved")).toBe(true);
-      expect(digest(rows)).toBe("0dce321965989dd0");
+      expect(digest(rows)).toBe("6b05d7ba93273a4b");
     } finally {
       policy.dispose();
     }
