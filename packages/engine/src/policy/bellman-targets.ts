@@ -1,4 +1,4 @@
-import { type DemandPmf, demandPmf, expectedCapped } from "../problem/sales-distribution.js";
+import { type DemandPmf, expectedCapped } from "../problem/sales-distribution.js";
 import { FLUID_VALUE_FEATURE, type ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
 import type { QNetwork } from "./q-network.js";
 
@@ -58,7 +58,7 @@ export function dayTargets(
       pmfs.push(
         previous !== undefined && m.actions.priceIndex[k] === m.actions.priceIndex[k - 1]
           ? previous
-          : demandPmf(m.setup, m.rateOf(day, k)),
+          : m.demandPmfAt(m.rateOf(day, k)),
       );
     }
     const next = nextValues.get(m) ?? null;

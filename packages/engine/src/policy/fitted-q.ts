@@ -511,7 +511,9 @@ function simulateStockPaths(m: ProductModel, count: number, rng: () => number): 
       const idx = nearestPriceIndex(m.setup.prices, target);
       const rate = m.rates[t * n + idx] ?? Number.NaN;
       const sold =
-        m.setup.distribution === "poisson" ? samplePoisson(rng, rate) : sampleDemand(rng, m.setup, rate);
+        m.setup.distribution === "poisson"
+          ? samplePoisson(rng, rate)
+          : sampleDemand(rng, m.setup, rate, (r) => m.demandPmfAt(r));
       stock = Math.max(0, stock - sold);
     }
   }

@@ -2,6 +2,8 @@ import { withinDailyChange } from "../base/daily-change.js";
 import {
   approxExpectedSales,
   approxExpectedSalesTable,
+  type DemandPmf,
+  demandPmf,
   demandVariance,
 } from "../problem/sales-distribution.js";
 import {
@@ -90,6 +92,11 @@ export class ProductModel {
    * and inference likewise, so two days cover it.
    */
   private readonly salesTables = new Map<number, (Float64Array | undefined)[]>();
+  /**
+   * Daily demand pmfs by rate: a season's rates repeat with the weekday (273 distinct of 2,340 price-days on
+   * bench:train's products), and the simulated episodes and every day's targets ask for the same few again.
+   */
+  private readonly pmfs = new Map<number, DemandPmf>();
 
   constructor(spec: ActionSpec, setup: ProductSetup, rates: Float32Array, referencePrice?: number) {
     this.setup = setup;
@@ -230,6 +237,16 @@ export class ProductModel {
   rateOf(t: number, action: number): number {
     const idx = this.actions.priceIndex[action] ?? Number.NaN;
     return idx < 0 ? 0 : (this.rates[t * this.setup.prices.length + idx] ?? Number.NaN);
+  }
+
+  /** `demandPmf` of the product's demand law at `rate`, built once per distinct rate (at most one per price-day). */
+  demandPmfAt(rate: number): DemandPmf {
+    let pmf = this.pmfs.get(rate);
+    if (pmf === undefined) {
+      pmf = demandPmf(this.setup, rate);
+      this.pmfs.set(rate, pmf);
+    }
+    return pmf;
   }
 
   /** Currency per unit of the advantage outputs on day t. */

@@ -4,7 +4,14 @@ import { rulePolicy } from "../rule/rule-policy.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import { trainPolicy } from "./fitted-q.js";
 import type { RlPolicy } from "./rl-policy.js";
-import { plausibleModels, SAFETY_Z, safePolicyImprovement } from "./safe-improvement.js";
+import {
+  plausibleModels,
+  policyMarginsUnderModels,
+  ruleMarginsUnderModels,
+  ruleWorstMargin,
+  SAFETY_Z,
+  safePolicyImprovement,
+} from "./safe-improvement.js";
 import { problemFromFitted, twoProductInput } from "./test-support/two-product-fit.js";
 import type { TrainingInput } from "./training-input.js";
 
@@ -55,6 +62,26 @@ describe("safe policy improvement over the rule", () => {
       }
     } finally {
       policy.dispose();
+    }
+  });
+
+  it("stops evaluating a policy bound for the rule at the first model where it earns no more than the rule's worst", () => {
+    for (const id of ["flat", "rich"]) {
+      const product = input.products.find((p) => p.setup.productId === id)!;
+      const u = product.demandUncertainty;
+      const worst = ruleWorstMargin(
+        ruleMarginsUnderModels({ ...product, rates: Float32Array.from(product.rates) }),
+      )!;
+      const all = policyMarginsUnderModels(trained, id, u);
+      const early = policyMarginsUnderModels(trained, id, u, SAFETY_Z, worst);
+      expect(all.every((v) => v !== null)).toBe(true);
+      // Whatever was evaluated is the full evaluation's figure, and the fitted model's always is.
+      expect(early.every((v, k) => v === null || v === all[k])).toBe(true);
+      expect(early[0]).toBe(all[0]);
+      const bound = all.some((v) => v !== null && v <= worst);
+      expect(early.some((v) => v !== null && v <= worst)).toBe(bound);
+      if (!bound) expect(early).toEqual(all);
+      expect(bound).toBe(id === "flat");
     }
   });
 });

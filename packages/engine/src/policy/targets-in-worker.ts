@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { threadExecArgv } from "../base/thread-call.js";
 import type { ProductDayRows } from "./bellman-targets.js";
 import type { RlPolicyData } from "./rl-policy.js";
+import type { PolicyMargins } from "./safe-improvement.js";
 import type { TrainingInput } from "./training-input.js";
 
 export interface TargetsThreadData {
@@ -34,7 +35,7 @@ export type TargetsReply =
   | { readonly type: "ready" }
   | { readonly type: "rows"; readonly day: number; readonly rows: ProductDayRows[] }
   | { readonly type: "rule"; readonly margins: Margins<number[] | null> }
-  | { readonly type: "policy"; readonly margins: Margins<number[]> }
+  | { readonly type: "policy"; readonly margins: Margins<PolicyMargins> }
   | { readonly type: "error"; readonly message: string };
 
 /**
@@ -71,7 +72,7 @@ export interface TargetsThread {
   /** The rule's safety-check margins by product id; only when started with a z. */
   readonly ruleMargins: Promise<Map<string, number[] | null>>;
   /** The trained policy's safety-check margins on `productIds`, by product id. */
-  policyMargins(policy: RlPolicyData, productIds: readonly string[]): Promise<Map<string, number[]>>;
+  policyMargins(policy: RlPolicyData, productIds: readonly string[]): Promise<Map<string, PolicyMargins>>;
   terminate(): void;
 }
 
@@ -92,7 +93,7 @@ export function startTargetsThread(
   const worker = new Worker(WORKER_ENTRY, { workerData: data, execArgv: threadExecArgv() });
   let day: Waiter<ProductDayRows[]> | null = null;
   let rule: Waiter<Map<string, number[] | null>> | null = null;
-  let policy: Waiter<Map<string, number[]>> | null = null;
+  let policy: Waiter<Map<string, PolicyMargins>> | null = null;
   const ruleMargins = new Promise<Map<string, number[] | null>>((resolve, reject) => {
     rule = { resolve, reject };
   });
@@ -147,7 +148,7 @@ export function startTargetsThread(
       }),
     ruleMargins,
     policyMargins: (policyData, productIds) =>
-      new Promise<Map<string, number[]>>((resolve, reject) => {
+      new Promise<Map<string, PolicyMargins>>((resolve, reject) => {
         if (failed !== null) return reject(failed);
         policy = { resolve, reject };
         send({ type: "policy", policy: policyData, productIds });

@@ -4,7 +4,7 @@ import { dayTargets } from "./bellman-targets.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RlPolicy } from "./rl-policy.js";
-import { policyMarginsUnderModels, ruleMarginsUnderModels } from "./safe-improvement.js";
+import { policyMarginsUnderModels, ruleMarginsUnderModels, ruleWorstMargin } from "./safe-improvement.js";
 import { buildSimulator } from "./simulator.js";
 import type {
   DayRequest,
@@ -13,6 +13,7 @@ import type {
   TargetsRequest,
   TargetsThreadData,
 } from "./targets-in-worker.js";
+import type { TrainingInput } from "./training-input.js";
 
 // Entry point of a training's second thread (see `startTargetsThread`): the simulator once, then one day's replay
 // rows of the products the parent asks for under the parent's current weights; between days, one product at a
@@ -81,13 +82,22 @@ function answerPolicy(request: PolicyRequest, z: number): void {
   const policy = RlPolicy.create(request.policy);
   try {
     const byId = new Map(data.input.products.map((p) => [p.setup.productId, p]));
-    const margins = request.productIds.map(
-      (id) => [id, policyMarginsUnderModels(policy, id, byId.get(id)?.demandUncertainty, z)] as const,
-    );
+    const ruleById = new Map(rule);
+    const margins = request.productIds.map((id) => {
+      const product = byId.get(id);
+      // The rule's margins are done long before the policy is (a product not reached yet is computed here).
+      const ruleMargins = ruleById.get(id) ?? (product === undefined ? null : ruleMarginsOf(product, z));
+      const worst = ruleWorstMargin(ruleMargins);
+      return [id, policyMarginsUnderModels(policy, id, product?.demandUncertainty, z, worst)] as const;
+    });
     send({ type: "policy", margins });
   } finally {
     policy.dispose();
   }
+}
+
+function ruleMarginsOf(product: TrainingInput["products"][number], z: number): number[] | null {
+  return ruleMarginsUnderModels({ ...product, rates: Float32Array.from(product.rates) }, z);
 }
 
 // The rule's margins, one product per turn of the event loop, so that a day's request waits for one product at most.
@@ -101,8 +111,7 @@ const ruleNext = (): void => {
     return;
   }
   try {
-    const rates = Float32Array.from(product.rates);
-    rule.push([product.setup.productId, ruleMarginsUnderModels({ ...product, rates }, z)]);
+    rule.push([product.setup.productId, ruleMarginsOf(product, z)]);
     setImmediate(ruleNext);
   } catch (error) {
     fail(error);

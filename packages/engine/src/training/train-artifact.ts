@@ -4,6 +4,7 @@ import type { RlPolicy } from "../policy/rl-policy.js";
 import {
   type PrecomputedMargins,
   policyMarginsUnderModels,
+  ruleWorstMargin,
   SAFETY_Z,
   safePolicyImprovement,
 } from "../policy/safe-improvement.js";
@@ -40,13 +41,26 @@ async function marginsInTwoThreads(
   // Rejections are awaited below; one that arrives while this thread computes must not count as unhandled.
   theirs.catch(() => undefined);
   const byId = new Map(input.products.map((p) => [p.setup.productId, p]));
+  // Done a third of the way into the backward pass: its worst cases let the learned policy's evaluations stop early.
+  const rule = await thread.ruleMargins;
   const mine = new Map(
     ids
       .filter((_, i) => !inSecondThread(i))
-      .map((id) => [id, policyMarginsUnderModels(trained, id, byId.get(id)?.demandUncertainty)] as const),
+      .map(
+        (id) =>
+          [
+            id,
+            policyMarginsUnderModels(
+              trained,
+              id,
+              byId.get(id)?.demandUncertainty,
+              SAFETY_Z,
+              ruleWorstMargin(rule.get(id) ?? null),
+            ),
+          ] as const,
+      ),
   );
-  const [rule, other] = await Promise.all([thread.ruleMargins, theirs]);
-  return { rule, policy: new Map([...mine, ...other]) };
+  return { rule, policy: new Map([...mine, ...(await theirs)]) };
 }
 
 /**
