@@ -5,6 +5,7 @@ import { threadExecArgv } from "../base/thread-call.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
 import { createFairQueue } from "./fair-queue.js";
+import { unpackPlan } from "./packed-plan.js";
 import type { PlanJob } from "./plan-job.js";
 import {
   fromWireError,
@@ -207,7 +208,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       if (reply.type === "done") {
         thread.planned++;
         thread.activity = reply.activity;
-        task.resolve(reply.rows);
+        task.resolve(Array.isArray(reply.plan) ? reply.plan : unpackPlan(reply.plan));
       } else {
         task.reject(fromWireError(reply.error));
       }
