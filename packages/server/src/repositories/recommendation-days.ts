@@ -176,17 +176,12 @@ export function encodeRecommendationDays(recommendations: readonly Recommendatio
 
 const column = (name: (typeof NUMBER_COLUMNS)[number] | (typeof TEXT_COLUMNS)[number]): number =>
   Math.max(NUMBER_COLUMNS.indexOf(name as never), TEXT_COLUMNS.indexOf(name as never));
-/** The stored numbers' and explanation numbers' columns of a packed plan, in NUMBER_FIELDS' and EXPLANATION_NUMBERS' order. */
+/** A packed plan's columns of the stored numbers, in NUMBER_FIELDS' order. */
 const PACKED_NUMBERS = NUMBER_FIELDS.map((f) => column(f));
-const PACKED_EXPLANATION_NUMBERS = [
-  "explanation.rule_price",
-  "explanation.weekday_index",
-  "explanation.stock_cover_days",
-  "explanation.elasticity",
-  "explanation.elasticity_se",
-  "explanation.observed_price_low",
-  "explanation.observed_price_high",
-].map((f) => column(f as (typeof NUMBER_COLUMNS)[number]));
+// The engine's explanation columns come in EXPLANATION_NUMBERS' order (the recommendation-days test holds both).
+const PACKED_EXPLANATION_NUMBERS = NUMBER_COLUMNS.flatMap((c, i) =>
+  c.startsWith("explanation.") ? [i] : [],
+);
 const [ID, DATE, CURRENCY, SOURCE, MODEL, OVERRIDE, BINDING] = (
   ["product_id", "date", "currency", "source", "model_id", "override_id", "binding"] as const
 ).map(column) as [number, number, number, number, number, number, number];
