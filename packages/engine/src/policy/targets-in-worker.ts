@@ -27,7 +27,13 @@ export interface PolicyRequest {
   readonly productIds: readonly string[];
 }
 
-export type TargetsRequest = DayRequest | PolicyRequest;
+/** The training's input, sent once the thread is spawned (see `spawnTargetsThread`). */
+export interface InitRequest {
+  readonly type: "init";
+  readonly data: TargetsThreadData;
+}
+
+export type TargetsRequest = InitRequest | DayRequest | PolicyRequest;
 
 type Margins<T> = readonly (readonly [string, T])[];
 
@@ -76,6 +82,59 @@ export interface TargetsThread {
   terminate(): void;
 }
 
+/** A second thread spawned before its training's input exists: it loads TensorFlow meanwhile. */
+export interface SpawnedTargetsThread {
+  /** Hands the thread its training's input; once only. */
+  start(
+    input: Pick<TrainingInput, "products">,
+    hidden: readonly number[],
+    safetyZ?: number | null,
+  ): TargetsThread;
+  terminate(): void;
+}
+
+/**
+ * Spawns a training's second thread before the demand fit and the training input: its start-up (about 1 s loading
+ * tfjs wasm) then overlaps them instead of the first backward days, which the first thread computes alone until
+ * the second is ready. `start` gives it the input (see `startTargetsThread`).
+ */
+export function spawnTargetsThread(): SpawnedTargetsThread {
+  const worker = new Worker(WORKER_ENTRY, { execArgv: threadExecArgv() });
+  // Replies that arrive before `start` (the thread's "ready", a failure) are kept for the started thread.
+  const early: TargetsReply[] = [];
+  let onReply: (reply: TargetsReply) => void = (reply) => early.push(reply);
+  let onFailure: (error: Error) => void = () => undefined;
+  let exitedEarly: Error | null = null;
+  worker.on("message", (reply: TargetsReply) => onReply(reply));
+  worker.on("error", (error) => {
+    exitedEarly ??= error;
+    onFailure(error);
+  });
+  worker.on("exit", (code) => {
+    const error = new Error(`training thread exited with code ${code}`);
+    exitedEarly ??= error;
+    onFailure(error);
+  });
+  let started = false;
+  return {
+    start: (input, hidden, safetyZ = null) => {
+      if (started) throw new Error("the training thread was started already");
+      started = true;
+      const data: TargetsThreadData = { input: { products: input.products }, hidden, safetyZ };
+      worker.postMessage({ type: "init", data } satisfies InitRequest);
+      const thread = targetsThreadOf(worker, safetyZ);
+      onReply = thread.receive;
+      onFailure = thread.fail;
+      for (const reply of early.splice(0)) thread.receive(reply);
+      if (exitedEarly !== null) thread.fail(exitedEarly);
+      return thread.api;
+    },
+    terminate: () => {
+      void worker.terminate();
+    },
+  };
+}
+
 /**
  * Starts a training's second thread. It computes part of each backward-induction day's replay rows
  * (`dayTargets`): the rows of a product depend on its model, its stocks and the network's weights only, so a day's
@@ -89,8 +148,14 @@ export function startTargetsThread(
   hidden: readonly number[],
   safetyZ: number | null = null,
 ): TargetsThread {
-  const data: TargetsThreadData = { input: { products: input.products }, hidden, safetyZ };
-  const worker = new Worker(WORKER_ENTRY, { workerData: data, execArgv: threadExecArgv() });
+  return spawnTargetsThread().start(input, hidden, safetyZ);
+}
+
+/** The parent's side of a started thread: its replies and failures routed to the waiting requests. */
+function targetsThreadOf(
+  worker: Worker,
+  safetyZ: number | null,
+): { api: TargetsThread; receive: (reply: TargetsReply) => void; fail: (error: Error) => void } {
   let day: Waiter<ProductDayRows[]> | null = null;
   let rule: Waiter<Map<string, number[] | null>> | null = null;
   let policy: Waiter<Map<string, PolicyMargins>> | null = null;
@@ -114,9 +179,9 @@ export function startTargetsThread(
     rule = null;
     policy = null;
   };
-  worker.on("message", (reply: TargetsReply) => {
+  const receive = (reply: TargetsReply): void => {
     if (reply.type === "ready") {
-      ready = true;
+      ready = failed === null;
       markStarted();
     } else if (reply.type === "rows") {
       day?.resolve(reply.rows);
@@ -130,11 +195,9 @@ export function startTargetsThread(
     } else {
       failAll(new Error(`training thread failed: ${reply.message}`));
     }
-  });
-  worker.on("error", failAll);
-  worker.on("exit", (code) => failAll(new Error(`training thread exited with code ${code}`)));
+  };
   const send = (request: TargetsRequest): void => worker.postMessage(request);
-  return {
+  const api: TargetsThread = {
     get ready() {
       return ready;
     },
@@ -157,4 +220,5 @@ export function startTargetsThread(
       void worker.terminate();
     },
   };
+  return { api, receive, fail: failAll };
 }

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { initTfBackend } from "../backend/tf-backend.js";
 import { dayTargets } from "./bellman-targets.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
@@ -8,6 +8,7 @@ import { policyMarginsUnderModels, ruleMarginsUnderModels, ruleWorstMargin } fro
 import { buildSimulator } from "./simulator.js";
 import type {
   DayRequest,
+  InitRequest,
   PolicyRequest,
   TargetsReply,
   TargetsRequest,
@@ -15,15 +16,24 @@ import type {
 } from "./targets-in-worker.js";
 import type { TrainingInput } from "./training-input.js";
 
-// Entry point of a training's second thread (see `startTargetsThread`): the simulator once, then one day's replay
-// rows of the products the parent asks for under the parent's current weights; between days, one product at a
-// time, the rule's safety-check margins; at the end the trained policy's margins the parent asks for.
+// Entry point of a training's second thread (see `spawnTargetsThread`): TensorFlow at once, the simulator when the
+// training's input arrives, then one day's replay rows of the products the parent asks for under the parent's
+// current weights; between days, one product at a time, the rule's safety-check margins; at the end the trained
+// policy's margins the parent asks for.
 const port = parentPort;
 if (port === null) throw new Error("targets-worker must run in a worker thread");
-const data = workerData as TargetsThreadData;
-const { models } = buildSimulator(data.input);
 const backendReady = initTfBackend();
 let net: QNetwork | null = null;
+
+interface Training {
+  readonly data: TargetsThreadData;
+  readonly models: readonly ProductModel[];
+}
+let training: Training | null = null;
+const current = (): Training => {
+  if (training === null) throw new Error("the training thread has no input yet");
+  return training;
+};
 
 const send = (reply: TargetsReply, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
 const fail = (error: unknown): void =>
@@ -36,6 +46,7 @@ const fail = (error: unknown): void =>
 void backendReady.then(() => send({ type: "ready" }), fail);
 
 function networkWith(weights: readonly Float32Array[]): QNetwork {
+  const { data, models } = current();
   const first = models[0];
   if (first === undefined) throw new RangeError("no products");
   if (net === null) {
@@ -56,6 +67,7 @@ function networkWith(weights: readonly Float32Array[]): QNetwork {
 }
 
 function answerDay(request: DayRequest): void {
+  const { models } = current();
   const rows = dayTargets(
     networkWith(request.weights),
     request.products.map((p) => {
@@ -79,6 +91,7 @@ function answerDay(request: DayRequest): void {
 }
 
 function answerPolicy(request: PolicyRequest, z: number): void {
+  const { data } = current();
   const policy = RlPolicy.create(request.policy);
   try {
     const byId = new Map(data.input.products.map((p) => [p.setup.productId, p]));
@@ -101,28 +114,43 @@ function ruleMarginsOf(product: TrainingInput["products"][number], z: number): n
 }
 
 // The rule's margins, one product per turn of the event loop, so that a day's request waits for one product at most.
-const z = data.safetyZ;
 const rule: (readonly [string, number[] | null])[] = [];
-const ruleNext = (): void => {
-  if (z === null) return;
-  const product = data.input.products[rule.length];
+const ruleNext = (products: TrainingInput["products"], z: number): void => {
+  const product = products[rule.length];
   if (product === undefined) {
     send({ type: "rule", margins: rule });
     return;
   }
   try {
     rule.push([product.setup.productId, ruleMarginsOf(product, z)]);
-    setImmediate(ruleNext);
+    setImmediate(() => ruleNext(products, z));
   } catch (error) {
     fail(error);
   }
 };
-setImmediate(ruleNext);
+
+function init(request: InitRequest): void {
+  if (training !== null) throw new Error("the training thread has its input already");
+  const { models } = buildSimulator(request.data.input);
+  training = { data: request.data, models };
+  const z = request.data.safetyZ;
+  if (z !== null) setImmediate(() => ruleNext(request.data.input.products, z));
+}
 
 port.on("message", (request: TargetsRequest) => {
+  // The input is taken at once, so the rule's margins start while TensorFlow may still be loading.
+  if (request.type === "init") {
+    try {
+      init(request);
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
   void (async () => {
     try {
       await backendReady;
+      const z = current().data.safetyZ;
       if (request.type === "day") answerDay(request);
       else if (z !== null) answerPolicy(request, z);
       else throw new Error("the safety check needs a thread started with a z");

@@ -3,6 +3,7 @@ import { loadPolicyArtifact } from "../artifact/policy-artifact.js";
 import { evaluatePolicy } from "../optimum/evaluate-policy.js";
 import { trainPolicy } from "../policy/fitted-q.js";
 import { safePolicyImprovement } from "../policy/safe-improvement.js";
+import { spawnTargetsThread } from "../policy/targets-in-worker.js";
 import { problemFromFitted, twoProductInput } from "../policy/test-support/two-product-fit.js";
 import { rulePolicy } from "../rule/rule-policy.js";
 import { trainArtifact } from "./train-artifact.js";
@@ -70,5 +71,13 @@ describe("trainArtifact", () => {
       alone.policy.dispose();
       trained.dispose();
     }
+  });
+
+  it("trains the same artifact with a second thread spawned before the input exists", async () => {
+    const early = await trainArtifact(input, { threads: 2 }, spawnTargetsThread());
+    const alone = await trainArtifact(input, { threads: 1 });
+    expect(early.weights).toEqual(alone.weights);
+    expect(early.manifest.metrics.safety).toEqual(alone.manifest.metrics.safety);
+    expect(early.manifest.products).toEqual(alone.manifest.products);
   });
 });

@@ -8,7 +8,11 @@ import {
   SAFETY_Z,
   safePolicyImprovement,
 } from "../policy/safe-improvement.js";
-import { startTargetsThread, type TargetsThread } from "../policy/targets-in-worker.js";
+import {
+  type SpawnedTargetsThread,
+  spawnTargetsThread,
+  type TargetsThread,
+} from "../policy/targets-in-worker.js";
 import {
   type TrainingInput,
   type TrainingInputInput,
@@ -69,16 +73,27 @@ async function marginsInTwoThreads(
  * against the rule exactly under the fitted model, and returns it as an artifact (what the worker thread sends
  * back). With two threads (`trainingThreads`), the second also does most of the check's exact evaluations, the
  * same margins, off the training's critical path. The policies' tensors are released before returning.
+ * `spawned` is a second thread the caller spawned early (`spawnTargetsThread`), so that its start-up overlaps the
+ * caller's work before (the demand fit); it is used when this training takes two threads, and terminated either way.
  */
 export async function trainArtifact(
   rawInput: TrainingInputInput,
   options: TrainOptions = {},
+  spawned: SpawnedTargetsThread | null = null,
 ): Promise<PolicyArtifact> {
-  const input = TrainingInputSchema.parse(rawInput);
-  const thread =
-    trainingThreads(options, input.products.length) > 1
-      ? startTargetsThread(input, input.config.hidden, SAFETY_Z)
-      : null;
+  let input: TrainingInput;
+  try {
+    input = TrainingInputSchema.parse(rawInput);
+  } catch (error) {
+    spawned?.terminate();
+    throw error;
+  }
+  let thread: TargetsThread | null = null;
+  if (trainingThreads(options, input.products.length) > 1) {
+    thread = (spawned ?? spawnTargetsThread()).start(input, input.config.hidden, SAFETY_Z);
+  } else {
+    spawned?.terminate();
+  }
   let trained: RlPolicy | undefined;
   let safe: ReturnType<typeof safePolicyImprovement> | undefined;
   try {

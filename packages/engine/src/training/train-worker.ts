@@ -1,7 +1,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { EngineError } from "../base/engine-error.js";
 import { trainingInputFromHistory } from "../policy/company-training.js";
-import type { TrainingProgress } from "../policy/fitted-q.js";
+import { type TrainingProgress, trainingThreads } from "../policy/fitted-q.js";
+import { type SpawnedTargetsThread, spawnTargetsThread } from "../policy/targets-in-worker.js";
 import { trainArtifact } from "./train-artifact.js";
 import type { WorkerReply, WorkerRequest } from "./train-in-worker.js";
 
@@ -18,10 +19,19 @@ const reportProgress = (progress: TrainingProgress): void => {
   lastSent = now;
   send({ type: "progress", progress });
 };
+// The second thread starts loading TensorFlow now, while this one fits the demand model (the products without usable
+// history only leave the fit: when too few remain for two threads, `trainArtifact` terminates it).
+const spawned: SpawnedTargetsThread | null =
+  trainingThreads({}, request.data.products.length) > 1 ? spawnTargetsThread() : null;
 try {
-  const artifact = await trainArtifact(trainingInputFromHistory(request.data), {
-    onProgress: reportProgress,
-  });
+  let input: ReturnType<typeof trainingInputFromHistory>;
+  try {
+    input = trainingInputFromHistory(request.data);
+  } catch (error) {
+    spawned?.terminate();
+    throw error;
+  }
+  const artifact = await trainArtifact(input, { onProgress: reportProgress }, spawned);
   const weights = artifact.weights;
   send({ type: "done", result: { manifest: artifact.manifest, weights } }, [weights.buffer as ArrayBuffer]);
 } catch (error) {
