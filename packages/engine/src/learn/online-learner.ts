@@ -230,7 +230,8 @@ const RULE_DRAWS = 40;
  */
 export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const exploration = input.exploration ?? "cautious";
-  const fit = fitDemand(input.history, input.products);
+  const rows = rowsByProduct(input.history);
+  const fit = fitDemand(input.history, input.products, { byProduct: rows });
   const lawOf = (fitted: FittedProduct) => input.distribution ?? fittedLaw(fitted);
   // The planned promotions by product and day number: every date priced reads them, as indices rather than strings.
   const planned = new Map<string, Map<number, number>>();
@@ -250,7 +251,6 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   /** The day's weekday volume times its calendar's and its planned promotion's lifts. */
   const volumeOn = (fitted: FittedProduct, day: number) =>
     (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) * calendarLift(fitted, day) * liftOn(fitted, day);
-  const rows = rowsByProduct(input.history);
 
   /**
    * What the learner believes of one product whatever the date: the fit, the prices of the exploration range with
