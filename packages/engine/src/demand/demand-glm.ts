@@ -220,6 +220,7 @@ export function fitDemandGlm(
   // Whether the fit stopped on the predicted step: its last information matrix is then a step behind theta.
   let stoppedEarly = false;
   const gradWeekday = new Float64Array(7);
+  const { units, weekday, logPrice, promoted } = data;
   for (; iterations < 100 && !converged; iterations++) {
     sums.reset();
     gradWeekday.fill(0);
@@ -228,11 +229,12 @@ export function fitDemandGlm(
     let gradP = 0;
     for (let i = 0; i < n; i++) {
       const m = mu[i] ?? Number.NaN;
-      const w = m / (1 + alpha * m);
-      const r = ((data.units[i] ?? Number.NaN) - m) / (1 + alpha * m);
-      const d = data.weekday[i] ?? 0;
-      const x = data.logPrice[i] ?? Number.NaN;
-      const p = data.promoted[i] ?? 0;
+      const spread = 1 + alpha * m;
+      const w = m / spread;
+      const r = ((units[i] ?? Number.NaN) - m) / spread;
+      const d = weekday[i] ?? 0;
+      const x = logPrice[i] ?? Number.NaN;
+      const p = promoted[i] ?? 0;
       gradAll += r;
       if (d > 0) gradWeekday[d] = (gradWeekday[d] ?? 0) + r;
       gradX += r * x;

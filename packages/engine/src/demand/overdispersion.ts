@@ -70,11 +70,12 @@ function logLik(counts: Counts, mu: Float64Array, alpha: number): number {
   const lgR = logGamma(r);
   // A typed array: what \`map\` returns changes kind with the caller's tier (\`packedMap\`), and this loop is hot.
   const lgYR = new Float64Array(counts.values.length);
-  for (let k = 0; k < lgYR.length; k++) lgYR[k] = logGamma((counts.values[k] ?? Number.NaN) + r);
+  const { values, index } = counts;
+  for (let k = 0; k < lgYR.length; k++) lgYR[k] = logGamma((values[k] ?? Number.NaN) + r);
   for (let i = 0; i < mu.length; i++) {
     const y = units[i] ?? 0;
     const m = mu[i] ?? 0;
-    const common = (lgYR[counts.index[i] ?? 0] ?? Number.NaN) - lgR + r * Math.log(r / (r + m));
+    const common = (lgYR[index[i] ?? 0] ?? Number.NaN) - lgR + r * Math.log(r / (r + m));
     // A day without sales has no second term (0 times a finite log): many days of a slow product.
     ll += y === 0 ? common : common + y * Math.log(Math.max(m, 1e-300) / (r + m));
   }
