@@ -430,31 +430,18 @@ function penalisedLogLik(
   const { units, weekday, logPrice, promoted, offset } = data;
   const n = units.length;
   let ll = 0;
-  if (alpha <= 0) {
-    for (let i = 0; i < n; i++) {
-      const y = units[i] ?? Number.NaN;
-      const eta =
-        (intercepts[weekday[i] ?? 0] ?? Number.NaN) +
-        slope * (logPrice[i] ?? Number.NaN) +
-        promotion * (promoted[i] ?? 0) +
-        (offset[i] ?? 0);
-      const m = Math.exp(eta);
-      mu[i] = m;
-      ll += y * eta - m;
-    }
-  } else {
-    const inverse = 1 / alpha;
-    for (let i = 0; i < n; i++) {
-      const y = units[i] ?? Number.NaN;
-      const eta =
-        (intercepts[weekday[i] ?? 0] ?? Number.NaN) +
-        slope * (logPrice[i] ?? Number.NaN) +
-        promotion * (promoted[i] ?? 0) +
-        (offset[i] ?? 0);
-      const m = Math.exp(eta);
-      mu[i] = m;
-      ll += y * eta - (y + inverse) * Math.log1p(alpha * m);
-    }
+  const poisson = alpha <= 0;
+  const inverse = 1 / alpha;
+  for (let i = 0; i < n; i++) {
+    const y = units[i] ?? Number.NaN;
+    const eta =
+      (intercepts[weekday[i] ?? 0] ?? Number.NaN) +
+      slope * (logPrice[i] ?? Number.NaN) +
+      promotion * (promoted[i] ?? 0) +
+      (offset[i] ?? 0);
+    const m = Math.exp(eta);
+    mu[i] = m;
+    ll += poisson ? y * eta - m : y * eta - (y + inverse) * Math.log1p(alpha * m);
   }
   for (let j = 0; j < PARAMS; j++) {
     if (!isFree[j]) continue;
