@@ -161,6 +161,18 @@ export type {
   ProductStateOptions,
 } from "./plan/product-state.js";
 export { productGuardrails, productState, sellsOn } from "./plan/product-state.js";
+export type { PackedPlan } from "./plan-worker/packed-plan.js";
+export {
+  FLAG_BAND,
+  FLAG_EXPLANATION,
+  FLAG_EXPLORATORY,
+  FLAG_JUMP_DAMPED,
+  FLAG_OVERRIDE,
+  NUMBER_COLUMNS,
+  packPlan,
+  TEXT_COLUMNS,
+  unpackPlan,
+} from "./plan-worker/packed-plan.js";
 export type {
   ActiveArtifact,
   FitSource,

@@ -165,14 +165,20 @@ function lazyPlanPool(size: number): PlanPool {
   let pool: PlanPool | undefined;
   let opening: Promise<PlanPool> | undefined;
   let closed = false;
+  const open = (): Promise<PlanPool> => {
+    opening ??= import("@pricing/engine").then((engine) => {
+      pool = engine.createPlanPool({ size });
+      if (closed) void pool.close();
+      return pool;
+    });
+    return opening;
+  };
   return {
     async plan(job, request) {
-      opening ??= import("@pricing/engine").then((engine) => {
-        pool = engine.createPlanPool({ size });
-        if (closed) void pool.close();
-        return pool;
-      });
-      return (await opening).plan(job, request);
+      return (await open()).plan(job, request);
+    },
+    async planPacked(job, request) {
+      return (await open()).planPacked(job, request);
     },
     stats: () => pool?.stats() ?? [],
     waiting: () => pool?.waiting() ?? 0,

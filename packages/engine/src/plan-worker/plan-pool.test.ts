@@ -9,7 +9,8 @@ import { planPrices } from "../plan/company-plan.js";
 import { trainingInputFromHistory } from "../policy/company-training.js";
 import { policyActivity } from "../policy/policy-activity.js";
 import { trainArtifact } from "../training/train-artifact.js";
-import { planInputOf } from "./plan-job.js";
+import { packPlan } from "./packed-plan.js";
+import { type PlanArtifact, type PlanJob, planInputOf, runPlanJob } from "./plan-job.js";
 import { createPlanPool, type PlanPool, startPlanPool } from "./plan-pool.js";
 import { EXIT_DATE, HANG_DATE, market, policyJob, ruleJob } from "./test-support/plan-jobs.js";
 
@@ -48,8 +49,20 @@ describe("the planning pool", () => {
     for (const job of [policyJob("m1", artifact), ruleJob()]) {
       const pooled = await pool.plan(job);
       expect(pooled.length).toBeGreaterThan(2 * 14);
-      expect(pooled).toEqual(await inThisThread(job));
+      // Byte for byte: the rows come back packed as columns and are rebuilt keys in the same order.
+      expect(JSON.stringify(pooled)).toBe(JSON.stringify(await inThisThread(job)));
     }
+    // What the server plans (learning, explained) comes back packed too, and the same.
+    const learning: PlanJob = {
+      ...policyJob("m1", artifact),
+      explain: true,
+      learning: { history: market.history, exploration: "cautious", seed: "pool", online: true },
+    };
+    const policy = await loadPolicyArtifact(learning.active.artifact as PlanArtifact);
+    const planned = runPlanJob(learning, policy);
+    policy.dispose();
+    expect(packPlan(planned)).not.toBeNull();
+    expect(JSON.stringify(await pool.plan(learning))).toBe(JSON.stringify(planned));
     const served = await pool.plan(policyJob("m1", artifact));
     expect(served.some((r) => r.source === "approved" && r.model_id === "m1")).toBe(true);
     expect(served.some((r) => r.date > "2026-01-18" && r.source === "rule")).toBe(true);

@@ -5,6 +5,7 @@ import { threadExecArgv } from "../base/thread-call.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
 import { createFairQueue } from "./fair-queue.js";
+import { type PackedPlan, unpackPlan } from "./packed-plan.js";
 import type { PlanJob } from "./plan-job.js";
 import {
   fromWireError,
@@ -68,6 +69,11 @@ export interface PlanPool {
    * thread died mid-plan (it is replaced), `plan_pool_closed`; a cancelled plan with its signal's reason.
    */
   plan(job: PlanJob, request?: PlanRequest): Promise<PlannedPrice[]>;
+  /**
+   * `plan` without building the rows: the plan as the thread sent it, its columns (a caller that only stores the
+   * plan reads them), or the rows themselves when they did not pack (`packPlan`).
+   */
+  planPacked(job: PlanJob, request?: PlanRequest): Promise<PackedPlan | PlannedPrice[]>;
   /** The live threads. */
   stats(): PlanThreadStats[];
   /** Plans waiting for a thread. */
@@ -98,7 +104,7 @@ interface Task {
   readonly job: PlanJob;
   readonly queue: string;
   /** Settle the plan's promise (and stop listening to its signal). */
-  readonly resolve: (rows: PlannedPrice[]) => void;
+  readonly resolve: (plan: PackedPlan | PlannedPrice[]) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -207,7 +213,7 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
       if (reply.type === "done") {
         thread.planned++;
         thread.activity = reply.activity;
-        task.resolve(reply.rows);
+        task.resolve(reply.plan);
       } else {
         task.reject(fromWireError(reply.error));
       }
@@ -276,33 +282,39 @@ export function startPlanPool(options: PlanPoolOptions, internals: PlanPoolInter
     dispatch();
   };
 
+  const planPacked = (job: PlanJob, request: PlanRequest = {}): Promise<PackedPlan | PlannedPrice[]> => {
+    if (closed !== null) {
+      return Promise.reject(new EngineError("plan_pool_closed", "the planning pool is closed"));
+    }
+    const { signal } = request;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<PackedPlan | PlannedPrice[]>((resolve, reject) => {
+      const onAbort = () => cancel(task, signal?.reason);
+      const task: Task = {
+        id: nextId++,
+        job,
+        queue: request.queue ?? "",
+        resolve: (rows) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(rows);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      waiting.add(task.queue, task);
+      dispatch();
+    });
+  };
+
   return {
-    plan(job, request = {}) {
-      if (closed !== null) {
-        return Promise.reject(new EngineError("plan_pool_closed", "the planning pool is closed"));
-      }
-      const { signal } = request;
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<PlannedPrice[]>((resolve, reject) => {
-        const onAbort = () => cancel(task, signal?.reason);
-        const task: Task = {
-          id: nextId++,
-          job,
-          queue: request.queue ?? "",
-          resolve: (rows) => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve(rows);
-          },
-          reject: (error) => {
-            signal?.removeEventListener("abort", onAbort);
-            reject(error);
-          },
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-        waiting.add(task.queue, task);
-        dispatch();
-      });
+    async plan(job, request) {
+      const plan = await planPacked(job, request);
+      return Array.isArray(plan) ? plan : unpackPlan(plan);
     },
+    planPacked,
     waiting: () => waiting.size(),
     stats: () =>
       [...threads].map((t) => ({ threadId: t.threadId, planned: t.planned, activity: t.activity })),

@@ -2,6 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { loadCheckedPolicyArtifact } from "../artifact/policy-artifact.js";
 import { policyActivity } from "../policy/policy-activity.js";
 import type { RlPolicy } from "../policy/rl-policy.js";
+import { packedBuffers, packPlan } from "./packed-plan.js";
 import { runPlanJob } from "./plan-job.js";
 import {
   type PlanMessage,
@@ -46,12 +47,16 @@ async function plan(message: PlanMessage): Promise<ThreadReply> {
     policy = found;
   }
   const rows = runPlanJob(job, policy);
-  return { type: "done", id, rows, activity: policyActivity() };
+  return { type: "done", id, plan: packPlan(rows) ?? rows, activity: policyActivity() };
 }
 
 port.on("message", (message: PlanMessage) => {
   plan(message).then(
-    (reply) => port.postMessage(reply),
+    (reply) =>
+      port.postMessage(
+        reply,
+        reply.type === "done" && !Array.isArray(reply.plan) ? packedBuffers(reply.plan) : [],
+      ),
     (error: unknown) => port.postMessage({ type: "error", id: message.id, error: toWireError(error) }),
   );
 });

@@ -2,6 +2,7 @@ import type { PolicyManifest } from "../artifact/policy-manifest.js";
 import { EngineError, isEngineErrorCode } from "../base/engine-error.js";
 import type { PlannedPrice } from "../plan/company-plan.js";
 import type { PolicyActivity } from "../policy/policy-activity.js";
+import type { PackedPlan } from "./packed-plan.js";
 import type { PlanJob } from "./plan-job.js";
 
 /** An artifact reference on the wire: with its bytes the first time a thread needs it, by key after that. */
@@ -39,7 +40,8 @@ export type ThreadReply =
   | {
       readonly type: "done";
       readonly id: number;
-      readonly rows: PlannedPrice[];
+      /** The rows as columns, their buffers transferred; the rows themselves only when they do not pack. */
+      readonly plan: PackedPlan | PlannedPrice[];
       readonly activity: PolicyActivity;
     }
   /** The job named an artifact by key only and the thread no longer holds it: send it again with its bytes. */

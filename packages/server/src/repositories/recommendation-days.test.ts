@@ -1,6 +1,11 @@
+import { type PackedPlan, type PlannedPrice, packPlan } from "@pricing/engine";
 import type { Recommendation } from "@pricing/http-adapter";
 import { describe, expect, it } from "vitest";
-import { decodeRecommendationDay, encodeRecommendationDays } from "./recommendation-days.js";
+import {
+  decodeRecommendationDay,
+  encodePackedDays,
+  encodeRecommendationDays,
+} from "./recommendation-days.js";
 
 /** A seeded stream: the items' numbers are arbitrary doubles, not round prices. */
 function uniform(seed: number): () => number {
@@ -81,5 +86,43 @@ describe("recommendation days", () => {
 
   it("refuses the same product twice on a date", () => {
     expect(() => encodeRecommendationDays(items(["2026-03-01"], ["a", "b", "a"]))).toThrow(/twice/);
+  });
+
+  it("stores a plan packed by the planning threads exactly as the items it stands for", () => {
+    const recs = items(["2026-03-02", "2026-03-01"], ["p3", "p\u{1F600}", "p2", "p\uE000", "p0"]);
+    // The engine's rows for those items: fields absent where the API's item has null, in planPrices' key order.
+    const rows = recs.map((r) => {
+      const row: Record<string, unknown> = {
+        product_id: r.product_id,
+        date: r.date,
+        price: r.price,
+        currency: r.currency,
+        base_price: r.base_price,
+        rule_price: r.rule_price,
+        expected_units: r.expected_units,
+        expected_revenue: r.expected_revenue,
+        lowest_price_30d: r.lowest_price_30d,
+      };
+      if (r.override_id !== null) row.override_id = r.override_id;
+      row.source = r.source;
+      row.model_id = r.model_id;
+      if (r.expected_units_p10 !== null) {
+        row.expected_units_p10 = r.expected_units_p10;
+        row.expected_units_p90 = r.expected_units_p90;
+        row.exploratory = r.exploratory;
+      }
+      if (r.explanation != null) row.explanation = r.explanation;
+      return row as unknown as PlannedPrice;
+    });
+    const packed = packPlan(rows) as PackedPlan;
+    expect(packed).not.toBeNull();
+    expect(encodePackedDays(packed)).toStrictEqual(encodeRecommendationDays(recs));
+    const unexplained = packPlan(rows.map(({ explanation: _, ...r }) => r)) as PackedPlan;
+    expect(encodePackedDays(unexplained)).toStrictEqual(
+      encodeRecommendationDays(recs.map((r) => ({ ...r, explanation: null }))),
+    );
+    expect(() => encodePackedDays(packPlan([...rows, rows[0] as PlannedPrice]) as PackedPlan)).toThrow(
+      /twice on 2026-03-02/,
+    );
   });
 });

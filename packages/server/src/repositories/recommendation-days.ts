@@ -1,4 +1,13 @@
 import { endianness } from "node:os";
+import {
+  FLAG_BAND,
+  FLAG_EXPLANATION,
+  FLAG_EXPLORATORY,
+  FLAG_OVERRIDE,
+  NUMBER_COLUMNS,
+  type PackedPlan,
+  TEXT_COLUMNS,
+} from "@pricing/engine";
 import type { Explanation, Recommendation } from "@pricing/http-adapter";
 
 /**
@@ -90,8 +99,10 @@ const numberOrNull = (x: number | undefined): number | null =>
 
 /** UTF-8 byte order, which PostgreSQL's C collation and SQLite's BINARY sort the old per-item rows by. */
 function byProductId(a: Recommendation, b: Recommendation): number {
-  const x = a.product_id;
-  const y = b.product_id;
+  return byCodePoints(a.product_id, b.product_id);
+}
+
+function byCodePoints(x: string, y: string): number {
   if (x === y) return 0;
   // UTF-16 code units order astral characters (surrogates) before U+E000-U+FFFF; code points do not.
   for (let i = 0; i < x.length && i < y.length; i++) {
@@ -123,14 +134,16 @@ function encodeExplanations(items: readonly Recommendation[]): string | null {
   return JSON.stringify(columns);
 }
 
+/** The per-item rows' primary key refused this; a run with two prices for one product and day is a bug. */
+function refuseTwice(date: string, ids: (i: number) => string, count: number): void {
+  for (let i = 1; i < count; i++) {
+    if (ids(i) === ids(i - 1)) throw new Error(`recommendation_days: product ${ids(i)} twice on ${date}`);
+  }
+}
+
 function encodeDay(date: string, items: Recommendation[]): RecommendationDay {
   items.sort(byProductId);
-  for (let i = 1; i < items.length; i++) {
-    // The per-item rows' primary key refused this; a run with two prices for one product and day is a bug.
-    if (items[i]?.product_id === items[i - 1]?.product_id) {
-      throw new Error(`recommendation_days: product ${items[i]?.product_id} twice on ${date}`);
-    }
-  }
+  refuseTwice(date, (i) => (items[i] as Recommendation).product_id, items.length);
   const columns = { numbers: "" } as Columns<TextField>;
   for (const field of TEXT_FIELDS) columns[field] = textColumn(items.map((r) => r[field] ?? null));
   const n = items.length;
@@ -159,6 +172,79 @@ export function encodeRecommendationDays(recommendations: readonly Recommendatio
     else byDate.set(r.date, [r]);
   }
   return [...byDate].map(([date, items]) => encodeDay(date, items));
+}
+
+const column = (name: (typeof NUMBER_COLUMNS)[number] | (typeof TEXT_COLUMNS)[number]): number =>
+  Math.max(NUMBER_COLUMNS.indexOf(name as never), TEXT_COLUMNS.indexOf(name as never));
+/** A packed plan's columns of the stored numbers, in NUMBER_FIELDS' order. */
+const PACKED_NUMBERS = NUMBER_FIELDS.map((f) => column(f));
+// The engine's explanation columns come in EXPLANATION_NUMBERS' order (the recommendation-days test holds both).
+const PACKED_EXPLANATION_NUMBERS = NUMBER_COLUMNS.flatMap((c, i) =>
+  c.startsWith("explanation.") ? [i] : [],
+);
+const [ID, DATE, CURRENCY, SOURCE, MODEL, OVERRIDE, BINDING] = (
+  ["product_id", "date", "currency", "source", "model_id", "override_id", "binding"] as const
+).map(column) as [number, number, number, number, number, number, number];
+
+/** The numbers of one day's items `rows` (rows of the packed plan) from the plan's `columns`, as `encodeNumbers`. */
+function packedNumbers(plan: PackedPlan, columns: readonly number[], rows: Int32Array): string {
+  const n = rows.length;
+  const doubles = new Float64Array(columns.length * n);
+  for (let f = 0; f < columns.length; f++) {
+    const from = (columns[f] as number) * plan.count;
+    for (let i = 0; i < n; i++) doubles[f * n + i] = plan.numbers[from + (rows[i] as number)] as number;
+  }
+  return Buffer.from(doubles.buffer).toString("base64");
+}
+
+/**
+ * `encodeRecommendationDays` of a plan as the engine's planning threads send it, without building its items: the
+ * same rows byte for byte (the API's item has null where the plan's row has no field).
+ */
+export function encodePackedDays(plan: PackedPlan): RecommendationDay[] {
+  const { count, strings, text, flags } = plan;
+  const str = (column: number, row: number): string | null => {
+    const k = text[column * count + row] as number;
+    return k < 0 ? null : (strings[k] as string);
+  };
+  const byDate = new Map<number, number[]>();
+  for (let r = 0; r < count; r++) {
+    const d = text[DATE * count + r] as number;
+    const day = byDate.get(d);
+    if (day) day.push(r);
+    else byDate.set(d, [r]);
+  }
+  return [...byDate].map(([d, list]) => {
+    const date = strings[d] as string;
+    const id = (r: number) => strings[text[ID * count + r] as number] as string;
+    const rows = Int32Array.from(list.sort((a, b) => byCodePoints(id(a), id(b))));
+    refuseTwice(date, (i) => id(rows[i] as number), rows.length);
+    const all = [...rows];
+    // Keys in `encodeDay`'s order, numbers first.
+    const columns = {
+      numbers: packedNumbers(plan, PACKED_NUMBERS, rows),
+      product_id: textColumn(all.map(id)),
+      currency: textColumn(all.map((r) => str(CURRENCY, r))),
+      source: textColumn(all.map((r) => str(SOURCE, r))),
+      model_id: textColumn(all.map((r) => str(MODEL, r))),
+      exploratory: textColumn(
+        all.map((r) =>
+          (flags[r] as number) & FLAG_BAND ? ((flags[r] as number) & FLAG_EXPLORATORY) !== 0 : null,
+        ),
+      ),
+      override_id: textColumn(
+        all.map((r) => ((flags[r] as number) & FLAG_OVERRIDE ? str(OVERRIDE, r) : null)),
+      ),
+    } satisfies Columns<TextField>;
+    const explained = all.some((r) => ((flags[r] as number) & FLAG_EXPLANATION) !== 0);
+    const explanations = explained
+      ? JSON.stringify({
+          binding: textColumn(all.map((r) => str(BINDING, r))),
+          numbers: packedNumbers(plan, PACKED_EXPLANATION_NUMBERS, rows),
+        } satisfies Columns<"binding">)
+      : null;
+    return { date, items: JSON.stringify(columns), explanations };
+  });
 }
 
 function explanationsReader(json: string, count: number): (i: number) => Explanation | null {

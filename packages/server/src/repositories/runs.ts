@@ -1,9 +1,14 @@
+import type { PackedPlan } from "@pricing/engine";
 import type { ListedRun, Recommendation, Run } from "@pricing/http-adapter";
 import { ulid } from "ulid";
 import type { Db } from "../db/database.js";
 import { createFreshReadCache } from "../db/fresh-read-cache.js";
 import type { RunRow } from "../db/schema.js";
-import { decodeRecommendationDay, encodeRecommendationDays } from "./recommendation-days.js";
+import {
+  decodeRecommendationDay,
+  encodePackedDays,
+  encodeRecommendationDays,
+} from "./recommendation-days.js";
 
 export interface NewRun {
   companyId: string;
@@ -14,7 +19,8 @@ export interface NewRun {
   modelId: string | null;
   startDate: string;
   endDate: string;
-  recommendations: readonly Recommendation[];
+  /** The API's items, or the plan as the planning thread packed it (stored without building the items). */
+  recommendations: readonly Recommendation[] | PackedPlan;
 }
 
 export interface RecommendationFilter {
@@ -28,14 +34,30 @@ export interface RecommendationFilter {
 /** Day rows per INSERT: 4 columns x 250 stays far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 250;
 
-async function insertRecommendations(trx: Db, runId: string, recommendations: readonly Recommendation[]) {
-  const days = encodeRecommendationDays(recommendations).map((day) => ({ run_id: runId, ...day }));
+async function insertRecommendations(trx: Db, runId: string, recommendations: NewRun["recommendations"]) {
+  const encoded = isPacked(recommendations)
+    ? encodePackedDays(recommendations)
+    : encodeRecommendationDays(recommendations);
+  const days = encoded.map((day) => ({ run_id: runId, ...day }));
   for (let i = 0; i < days.length; i += CHUNK) {
     await trx
       .insertInto("recommendation_days")
       .values(days.slice(i, i + CHUNK))
       .execute();
   }
+}
+
+function isPacked(items: NewRun["recommendations"]): items is PackedPlan {
+  return !Array.isArray(items);
+}
+
+/** The run's item count and distinct products. */
+function runSize(items: NewRun["recommendations"]): { products: number; count: number } {
+  if (!isPacked(items))
+    return { products: new Set(items.map((r) => r.product_id)).size, count: items.length };
+  const ids = new Set<number>();
+  for (let r = 0; r < items.count; r++) ids.add(items.text[r] as number);
+  return { products: ids.size, count: items.count };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -87,6 +109,7 @@ export function createRunsRepository(db: Db) {
      * nightly run for that company and day already exists (the unique index decides, across processes).
      */
     async insert(run: NewRun, keep: number): Promise<Run | null> {
+      const size = runSize(run.recommendations);
       const row: RunRow = {
         run_id: `run_${ulid()}`,
         company_id: run.companyId,
@@ -97,8 +120,8 @@ export function createRunsRepository(db: Db) {
         model_id: run.modelId,
         start_date: run.startDate,
         end_date: run.endDate,
-        products: new Set(run.recommendations.map((r) => r.product_id)).size,
-        recommendation_count: run.recommendations.length,
+        products: size.products,
+        recommendation_count: size.count,
       };
       try {
         await db.transaction().execute(async (trx) => {

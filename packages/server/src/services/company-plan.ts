@@ -1,4 +1,11 @@
-import { type ActiveArtifact, addDays, daysBetween, type PlannedPrice } from "@pricing/engine";
+import {
+  type ActiveArtifact,
+  addDays,
+  daysBetween,
+  type PackedPlan,
+  type PlannedPrice,
+  unpackPlan,
+} from "@pricing/engine";
 import { ApiError, COMPUTE_MAX_DAYS, type ComputeResponse, type Run } from "@pricing/http-adapter";
 import type { ServerContext } from "../context.js";
 import type { CompanyRow } from "../db/schema.js";
@@ -15,6 +22,11 @@ export interface CompanyPlan {
   source: ComputeResponse["source"];
   modelId: string | null;
   recommendations: ComputeResponse["recommendations"];
+  /**
+   * The plan's columns as the planning thread sent them (null when its rows did not pack): persisting reads them,
+   * and `recommendations` is built only when read, so a nightly run never builds its ~9,000 items.
+   */
+  packed?: PackedPlan | null;
 }
 
 export interface PlanRange {
@@ -78,7 +90,7 @@ export async function planCompany(
       ? { source: "rule", modelId: null, artifact: null }
       : { source: active.source, modelId: active.modelId, artifact: active.policy };
   // Planned in the engine's planning threads, never on this event loop.
-  const planned = await ctx.planning.plan(
+  const planned = await ctx.planning.planPacked(
     {
       today,
       startDate,
@@ -101,7 +113,7 @@ export async function planCompany(
       ...(range.queue === undefined ? {} : { queue: range.queue }),
     },
   );
-  const recommendations = planned.map(toRecommendation);
+  let recommendations: ComputeResponse["recommendations"] | undefined;
   return {
     company,
     today,
@@ -109,7 +121,11 @@ export async function planCompany(
     endDate,
     source: active.source,
     modelId: active.modelId,
-    recommendations,
+    get recommendations() {
+      recommendations ??= (Array.isArray(planned) ? planned : unpackPlan(planned)).map(toRecommendation);
+      return recommendations;
+    },
+    packed: Array.isArray(planned) ? null : planned,
   };
 }
 
@@ -166,7 +182,7 @@ export async function persistPlan(
       modelId: plan.modelId,
       startDate: plan.startDate,
       endDate: plan.endDate,
-      recommendations: plan.recommendations,
+      recommendations: plan.packed ?? plan.recommendations,
     },
     kind === "nightly" ? ctx.config.pricing.runsKeep : ctx.config.pricing.onDemandRunsKeep,
   );
