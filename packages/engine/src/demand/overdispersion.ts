@@ -38,20 +38,28 @@ interface Counts {
   readonly index: Int32Array;
 }
 
+/** Daily units below this that are whole numbers find their distinct value's index in a table, not a Map. */
+const TABLED_UNITS = 256;
+/** `countsOf`'s table: 1 + the index of each whole count seen (0: not yet), cleared after each product. */
+const tabled = new Int32Array(TABLED_UNITS);
+
 function countsOf(units: Float64Array): Counts {
   const seen = new Map<number, number>();
   const values: number[] = [];
   const index = new Int32Array(units.length);
   for (let i = 0; i < units.length; i++) {
     const y = units[i] ?? 0;
-    let k = seen.get(y);
-    if (k === undefined) {
+    const small = Number.isInteger(y) && y >= 0 && y < TABLED_UNITS;
+    let k = small ? (tabled[y] ?? 0) - 1 : (seen.get(y) ?? -1);
+    if (k < 0) {
       k = values.length;
-      seen.set(y, k);
+      if (small) tabled[y] = k + 1;
+      else seen.set(y, k);
       values.push(y);
     }
     index[i] = k;
   }
+  for (const y of values) if (Number.isInteger(y) && y >= 0 && y < TABLED_UNITS) tabled[y] = 0;
   return { units, values, index };
 }
 
