@@ -173,11 +173,14 @@ export function levelOn(p: FittedProduct, date: string): number {
   return levelOnDay(p, dayNumber(date));
 }
 
-/** `levelOn` of day `day` (a `dayNumber`): the learner reads it for every history row, by number, not by string. */
-export function levelOnDay(p: FittedProduct, day: number): number {
+/**
+ * `levelOn` of day `day` (a `dayNumber`): the learner reads it for every history row, by number, not by string, and
+ * passes `lastDay` (the `dayNumber` of `p.level.lastDate`), read once per product rather than looked up per row.
+ */
+export function levelOnDay(p: FittedProduct, day: number, lastDay = dayNumber(p.level.lastDate)): number {
   const weekly = p.level.weekly;
   // Whole days between two UTC midnights: the same count `daysBetween` of their dates gives.
-  const back = Math.floor((dayNumber(p.level.lastDate) - day) / 7);
+  const back = Math.floor((lastDay - day) / 7);
   if (back < 0) return 1;
   return weekly[Math.max(0, weekly.length - 1 - back)] ?? 1;
 }

@@ -762,14 +762,17 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
   // A price is held for days on end: its model rate (a power) is worked out once per run of days.
   let ratePrice = Number.NaN;
   let rate = 0;
+  // The level's last day, read at the first day used (as `levelOnDay` would read it), then kept.
+  let lastDay = Number.NaN;
   for (const r of history) {
     if (isStockOutDay(r)) continue;
+    if (Number.isNaN(lastDay)) lastDay = dayNumber(fitted.level.lastDate);
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     const day = dayNumber(r.date);
     const volume =
       (fitted.weekdayFactors[weekdayOfDay(day)] ?? 1) *
       calendarLift(fitted, day) *
-      levelOnDay(fitted, day) *
+      levelOnDay(fitted, day, lastDay) *
       (promoted > 0 ? fitted.promotionLift ** promoted : 1);
     if (!Object.is(r.price, ratePrice)) {
       ratePrice = r.price;
