@@ -38,20 +38,28 @@ interface Counts {
   readonly index: Int32Array;
 }
 
+/** Daily units below this that are whole numbers find their distinct value's index in a table, not a Map. */
+const TABLED_UNITS = 256;
+/** `countsOf`'s table: 1 + the index of each whole count seen (0: not yet), cleared after each product. */
+const tabled = new Int32Array(TABLED_UNITS);
+
 function countsOf(units: Float64Array): Counts {
   const seen = new Map<number, number>();
   const values: number[] = [];
   const index = new Int32Array(units.length);
   for (let i = 0; i < units.length; i++) {
     const y = units[i] ?? 0;
-    let k = seen.get(y);
-    if (k === undefined) {
+    const small = Number.isInteger(y) && y >= 0 && y < TABLED_UNITS;
+    let k = small ? (tabled[y] ?? 0) - 1 : (seen.get(y) ?? -1);
+    if (k < 0) {
       k = values.length;
-      seen.set(y, k);
+      if (small) tabled[y] = k + 1;
+      else seen.set(y, k);
       values.push(y);
     }
     index[i] = k;
   }
+  for (const y of values) if (Number.isInteger(y) && y >= 0 && y < TABLED_UNITS) tabled[y] = 0;
   return { units, values, index };
 }
 
@@ -70,11 +78,12 @@ function logLik(counts: Counts, mu: Float64Array, alpha: number): number {
   const lgR = logGamma(r);
   // A typed array: what \`map\` returns changes kind with the caller's tier (\`packedMap\`), and this loop is hot.
   const lgYR = new Float64Array(counts.values.length);
-  for (let k = 0; k < lgYR.length; k++) lgYR[k] = logGamma((counts.values[k] ?? Number.NaN) + r);
+  const { values, index } = counts;
+  for (let k = 0; k < lgYR.length; k++) lgYR[k] = logGamma((values[k] ?? Number.NaN) + r);
   for (let i = 0; i < mu.length; i++) {
     const y = units[i] ?? 0;
     const m = mu[i] ?? 0;
-    const common = (lgYR[counts.index[i] ?? 0] ?? Number.NaN) - lgR + r * Math.log(r / (r + m));
+    const common = (lgYR[index[i] ?? 0] ?? Number.NaN) - lgR + r * Math.log(r / (r + m));
     // A day without sales has no second term (0 times a finite log): many days of a slow product.
     ll += y === 0 ? common : common + y * Math.log(Math.max(m, 1e-300) / (r + m));
   }
@@ -105,15 +114,22 @@ export function momentOverdispersion(units: Float64Array, mu: Float64Array): num
 /** Half-width in log alpha to which the search locates the maximum (alpha to about 2 %, far inside its error). */
 const LOG_ALPHA_TOLERANCE = 0.01;
 
+/** An estimated over-dispersion and its standard error (`overdispersionSe`). */
+export interface Overdispersion {
+  readonly alpha: number;
+  readonly se: number;
+}
+
 /**
  * The NB2 over-dispersion alpha >= 0 (variance = mu + alpha mu^2) of a product's daily units around fitted means
  * `mu`, by Cox-Reid adjusted maximum likelihood (as edgeR and DESeq2 estimate it: plain ML given fitted means
  * under-states alpha by about the share of the data the mean parameters absorb). Brent's search on log alpha within
  * a factor 5 of the moment estimate, from it (parabolic steps where the likelihood is smooth, golden sections where
  * not: 6 to 8 evaluations of the likelihood, each a pass over the days, where a golden-section search to the same
- * width took 12); 0 (Poisson) where no alpha above `MIN_ALPHA` beats it.
+ * width took 12); 0 (Poisson) where no alpha above `MIN_ALPHA` beats it. With its standard error, which reads the
+ * same counts and, where log(alpha) is the search's point itself, the likelihood the search found there.
  */
-export function estimateOverdispersion(data: GlmData, mu: Float64Array): number {
+export function estimateOverdispersion(data: GlmData, mu: Float64Array): Overdispersion {
   const start = momentOverdispersion(data.units, mu);
   const lo = Math.log(Math.max(MIN_ALPHA, start / 5));
   const hi = Math.log(Math.min(MAX_ALPHA, Math.max(start * 5, 20 * MIN_ALPHA)));
@@ -125,7 +141,11 @@ export function estimateOverdispersion(data: GlmData, mu: Float64Array): number 
     Math.min(hi, Math.max(lo, Math.log(Math.max(start, MIN_ALPHA)))),
     LOG_ALPHA_TOLERANCE,
   );
-  return best.value > adjusted(data, counts, mu, 0) ? Math.exp(best.x) : 0;
+  if (!(best.value > adjusted(data, counts, mu, 0))) return { alpha: 0, se: Number.NaN };
+  const alpha = Math.exp(best.x);
+  // log(exp(x)) is x but for rounding: only then is the search's value the one `overdispersionSe` would compute.
+  const atAlpha = Math.log(alpha) === best.x ? best.value : undefined;
+  return { alpha, se: overdispersionSe(data, mu, alpha, counts, atAlpha) };
 }
 
 /**
@@ -207,14 +227,20 @@ function brentMaximum(
 
 /**
  * The standard error of an estimated alpha > 0, from the curvature of the adjusted profile likelihood in log alpha
- * (delta method); NaN at 0, where the estimate sits on the boundary.
+ * (delta method); NaN at 0, where the estimate sits on the boundary. `counts` and `atAlpha` (the adjusted likelihood
+ * at `alpha`) where the estimate has them.
  */
-export function overdispersionSe(data: GlmData, mu: Float64Array, alpha: number): number {
+function overdispersionSe(
+  data: GlmData,
+  mu: Float64Array,
+  alpha: number,
+  counts: Counts = countsOf(data.units),
+  atAlpha?: number,
+): number {
   if (!(alpha > 0)) return Number.NaN;
   const h = 0.05;
   const x = Math.log(alpha);
-  const counts = countsOf(data.units);
   const f = (y: number) => adjusted(data, counts, mu, Math.exp(y));
-  const curvature = (f(x + h) - 2 * f(x) + f(x - h)) / (h * h);
+  const curvature = (f(x + h) - 2 * (atAlpha ?? f(x)) + f(x - h)) / (h * h);
   return curvature < 0 ? alpha / Math.sqrt(-curvature) : Number.NaN;
 }

@@ -35,9 +35,14 @@ const STEP_GRID = [1e-4, 4e-4, 1e-3, 2.5e-3, 5e-3, 0.01, 0.02, 0.04, 0.09];
 const MIN_WEEKS = 8;
 const DIFFUSE = 1e6;
 
+/**
+ * Each week's observation: the log ratio z of its units to the expected and the ratio's variance v, NaN for a week
+ * without expected units. Two columns rather than an object or null per week: the grid search runs the filter over
+ * them 50 times, and its reads of a mixed array were the filter's cost.
+ */
 interface WeekObs {
-  readonly z: number;
-  readonly v: number;
+  readonly z: Float64Array;
+  readonly v: Float64Array;
 }
 
 /**
@@ -58,15 +63,16 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     expected[w] = (expected[w] ?? 0) + m;
     squares[w] = (squares[w] ?? 0) + m * m;
   }
-  const obs: (WeekObs | null)[] = Array.from({ length: weeks }, (_, w) => {
+  const obs: WeekObs = { z: new Float64Array(weeks).fill(Number.NaN), v: new Float64Array(weeks) };
+  let observed = 0;
+  for (let w = 0; w < weeks; w++) {
     const e = expected[w] ?? 0;
-    if (!(e > 0)) return null;
+    if (!(e > 0)) continue;
     const floor = Math.max(e, 0.5);
-    return {
-      z: Math.log(((units[w] ?? 0) + 0.5) / (e + 0.5)),
-      v: (floor + alpha * (squares[w] ?? 0)) / (floor * floor),
-    };
-  });
+    obs.z[w] = Math.log(((units[w] ?? 0) + 0.5) / (e + 0.5));
+    obs.v[w] = (floor + alpha * (squares[w] ?? 0)) / (floor * floor);
+    observed++;
+  }
   const flat: WeeklyLevel = {
     logLevels: new Array<number>(weeks).fill(0),
     lastVariance: 0,
@@ -74,7 +80,7 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     strayVariance: 0,
     lrStatistic: 0,
   };
-  if (obs.filter((o) => o !== null).length < MIN_WEEKS) return flat;
+  if (observed < MIN_WEEKS) return flat;
   let flatBest = { stray: 0, logLik: Number.NEGATIVE_INFINITY };
   let best = { q: 0, stray: 0, logLik: Number.NEGATIVE_INFINITY };
   for (const stray of STRAY_GRID) {
@@ -117,7 +123,7 @@ interface FilterRun {
   readonly logLik: number;
 }
 
-function filter(obs: readonly (WeekObs | null)[], q: number, stray: number): FilterRun {
+function filter(obs: WeekObs, q: number, stray: number): FilterRun {
   const run: Omit<FilterRun, "logLik"> = {
     means: [],
     variances: [],
@@ -138,31 +144,28 @@ function filter(obs: readonly (WeekObs | null)[], q: number, stray: number): Fil
  * `filter(obs, q, stray).logLik` without keeping the run: the grid search asks for the likelihood of 50 (q, stray)
  * pairs and smooths only the best one.
  */
-function filterLogLik(obs: readonly (WeekObs | null)[], q: number, stray: number): number {
+function filterLogLik(obs: WeekObs, q: number, stray: number): number {
   return filterPass(obs, q, stray, null);
 }
 
 /** The Kalman filter's pass over the weeks: its log-likelihood, and each week's moments into `run` when given. */
-function filterPass(
-  obs: readonly (WeekObs | null)[],
-  q: number,
-  stray: number,
-  run: Omit<FilterRun, "logLik"> | null,
-): number {
+function filterPass(obs: WeekObs, q: number, stray: number, run: Omit<FilterRun, "logLik"> | null): number {
   let m = 0;
   let p = DIFFUSE;
   let logLik = 0;
   let started = false;
-  for (let w = 0; w < obs.length; w++) {
-    const o = obs[w];
+  const { z, v } = obs;
+  for (let w = 0; w < z.length; w++) {
+    const zw = z[w] ?? Number.NaN;
     const pm = m;
     const pp = w === 0 ? p : p + q;
-    if (o === null || o === undefined) {
+    // NaN only for a week without expected units: z is the log of a positive ratio.
+    if (Number.isNaN(zw)) {
       m = pm;
       p = pp;
     } else {
-      const s = pp + o.v + stray;
-      const innovation = o.z - pm;
+      const s = pp + (v[w] ?? Number.NaN) + stray;
+      const innovation = zw - pm;
       if (started) logLik += -0.5 * (Math.log(2 * Math.PI * s) + (innovation * innovation) / s);
       started = true;
       const gain = pp / s;
