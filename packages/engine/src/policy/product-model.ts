@@ -136,6 +136,8 @@ export class ProductModel {
     this.dayFeatures = new Float32Array(h * f);
     const margin = new Float64Array(a);
     const relative = new Float64Array(a);
+    const { priceIndex, valid } = this.actions;
+    const { prices, unitCost } = setup;
     for (let t = 0; t < h; t++) {
       const row = t * f;
       const left = h - t;
@@ -149,13 +151,15 @@ export class ProductModel {
       let marginSum = 0;
       let rateSum = 0;
       let count = 0;
+      const scale = this.dayScale[t] ?? Number.NaN;
+      const denominator = ref * scale;
       for (let k = 0; k < a; k++) {
-        const idx = this.actions.priceIndex[k] ?? Number.NaN;
+        const idx = priceIndex[k] ?? Number.NaN;
         const rate = idx < 0 ? 0 : (rates[t * n + idx] ?? Number.NaN);
-        const price = idx < 0 ? 0 : (setup.prices[idx] ?? Number.NaN);
-        margin[k] = ((price - setup.unitCost) * rate) / (ref * (this.dayScale[t] ?? Number.NaN));
-        relative[k] = Math.min(rate / (this.dayScale[t] ?? Number.NaN), MAX_RELATIVE_RATE);
-        if (this.actions.valid[k]) {
+        const price = idx < 0 ? 0 : (prices[idx] ?? Number.NaN);
+        margin[k] = ((price - unitCost) * rate) / denominator;
+        relative[k] = Math.min(rate / scale, MAX_RELATIVE_RATE);
+        if (valid[k]) {
           marginSum += margin[k] ?? Number.NaN;
           rateSum += relative[k] ?? Number.NaN;
           count++;
