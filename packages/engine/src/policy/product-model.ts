@@ -222,13 +222,18 @@ export class ProductModel {
     const remainingAt = new Float64Array((h + 1) * a);
     const unconstrained = new Int32Array(h);
     const bernoulli = setup.distribution === "bernoulli";
+    // Per price action, its grid index and unit margin, looked up once rather than per day.
+    const acts = this.priceActions;
+    const index = acts.map((k) => this.actions.priceIndex[k] ?? Number.NaN);
+    const unitMargin = acts.map((k) => this.setPrice(k) - setup.unitCost);
     for (let t = h - 1; t >= 0; t--) {
       let bestMargin = Number.NEGATIVE_INFINITY;
-      for (const k of this.priceActions) {
-        const rate = rates[t * n + (this.actions.priceIndex[k] ?? Number.NaN)] ?? Number.NaN;
+      for (let j = 0; j < acts.length; j++) {
+        const k = acts[j] as number;
+        const rate = rates[t * n + (index[j] as number)] ?? Number.NaN;
         const sold = (remainingAt[(t + 1) * a + k] ?? Number.NaN) + (bernoulli ? Math.min(rate, 1) : rate);
         remainingAt[t * a + k] = sold;
-        const margin = sold * (this.setPrice(k) - setup.unitCost);
+        const margin = sold * (unitMargin[j] as number);
         if (margin > bestMargin) {
           bestMargin = margin;
           unconstrained[t] = k;
