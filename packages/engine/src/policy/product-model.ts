@@ -137,39 +137,49 @@ export class ProductModel {
     const margin = new Float64Array(a);
     const relative = new Float64Array(a);
     const { priceIndex, valid } = this.actions;
-    const { prices, unitCost } = setup;
+    // Per action, its unit margin (0 - cost for no sale, whose rate is 0), looked up once rather than per day.
+    const unitMargin = new Float64Array(a);
+    for (let k = 0; k < a; k++) {
+      const idx = priceIndex[k] ?? Number.NaN;
+      unitMargin[k] = (idx < 0 ? 0 : (setup.prices[idx] ?? Number.NaN)) - setup.unitCost;
+    }
+    const features = this.dayFeatures;
     for (let t = 0; t < h; t++) {
       const row = t * f;
       const left = h - t;
-      this.dayFeatures[row] = left / h;
-      this.dayFeatures[row + 1] = Math.log1p(left) / Math.log1p(365);
-      this.dayFeatures[row + 5] = Math.min(
+      features[row] = left / h;
+      features[row + 1] = Math.log1p(left) / Math.log1p(365);
+      features[row + 5] = Math.min(
         ((this.dayScale[t] ?? Number.NaN) * left) / (this.remaining[t] ?? Number.NaN),
         5,
       );
-      this.dayFeatures[row + 6] = setup.unitCost / ref;
+      features[row + 6] = setup.unitCost / ref;
       let marginSum = 0;
       let rateSum = 0;
       let count = 0;
       const scale = this.dayScale[t] ?? Number.NaN;
       const denominator = ref * scale;
+      const dayRates = t * n;
       for (let k = 0; k < a; k++) {
-        const idx = priceIndex[k] ?? Number.NaN;
-        const rate = idx < 0 ? 0 : (rates[t * n + idx] ?? Number.NaN);
-        const price = idx < 0 ? 0 : (prices[idx] ?? Number.NaN);
-        margin[k] = ((price - unitCost) * rate) / denominator;
-        relative[k] = Math.min(rate / scale, MAX_RELATIVE_RATE);
+        const idx = priceIndex[k] as number;
+        const rate = idx < 0 ? 0 : (rates[dayRates + idx] ?? Number.NaN);
+        const m = ((unitMargin[k] as number) * rate) / denominator;
+        const r = Math.min(rate / scale, MAX_RELATIVE_RATE);
+        margin[k] = m;
+        relative[k] = r;
         if (valid[k]) {
-          marginSum += margin[k] ?? Number.NaN;
-          rateSum += relative[k] ?? Number.NaN;
+          marginSum += m;
+          rateSum += r;
           count++;
         }
       }
       const meanMargin = count > 0 ? marginSum / count : 0;
       const meanRate = count > 0 ? rateSum / count : 0;
+      const marginsAt = row + s0;
+      const ratesAt = marginsAt + a;
       for (let k = 0; k < a; k++) {
-        this.dayFeatures[row + s0 + k] = (margin[k] ?? Number.NaN) - meanMargin;
-        this.dayFeatures[row + s0 + a + k] = (relative[k] ?? Number.NaN) - meanRate;
+        features[marginsAt + k] = (margin[k] as number) - meanMargin;
+        features[ratesAt + k] = (relative[k] as number) - meanRate;
       }
     }
 
