@@ -101,7 +101,17 @@ export class ProductModel {
    */
   private readonly pmfs = new Map<number, DemandPmf>();
 
-  constructor(spec: ActionSpec, setup: ProductSetup, rates: Float32Array, referencePrice?: number) {
+  /**
+   * `dayFeatures`, when given, is where the day features are written (horizon x featureCount floats): a policy
+   * passes views of one buffer, which its first layer then embeds without a copy.
+   */
+  constructor(
+    spec: ActionSpec,
+    setup: ProductSetup,
+    rates: Float32Array,
+    referencePrice?: number,
+    dayFeatures?: Float32Array,
+  ) {
     this.setup = setup;
     this.referencePrice = referencePriceOf(setup, referencePrice);
     this.actions = productActions(spec, setup, this.referencePrice);
@@ -133,7 +143,10 @@ export class ProductModel {
     const f = this.featureCount;
     const s0 = STATE_FEATURES.length;
     const ref = this.referencePrice;
-    this.dayFeatures = new Float32Array(h * f);
+    if (dayFeatures !== undefined && dayFeatures.length !== h * f) {
+      throw new RangeError(`dayFeatures holds ${dayFeatures.length} values, expected ${h * f}`);
+    }
+    this.dayFeatures = dayFeatures ?? new Float32Array(h * f);
     const margin = new Float64Array(a);
     const relative = new Float64Array(a);
     const { priceIndex, valid } = this.actions;
