@@ -102,8 +102,9 @@ export class ProductModel {
   private readonly pmfs = new Map<number, DemandPmf>();
 
   /**
-   * `dayFeatures`, when given, is where the day features are written (horizon x featureCount floats): a policy
-   * passes views of one buffer, which its first layer then embeds without a copy.
+   * `dayFeatures`, when given, is where the day features are written (horizon x featureCount floats, zeroed: the
+   * stock slots are left as they are): a policy passes views of one buffer, which its first layer then embeds
+   * without a copy.
    */
   constructor(
     spec: ActionSpec,
