@@ -86,12 +86,14 @@ export function productActions(
     valid[k] = ratio > 1 / 1.08 && ratio < 1.08 ? 1 : 0;
   });
   // Every grid price must stay reachable, so a product's nearest action to each of its prices is always valid.
+  // The logs are taken once, not per (price, action) pair: every policy build runs this per product.
+  const logTargets = spec.multipliers.map((m) => Math.log(m * referencePrice));
   for (let i = 0; i < prices.length; i++) {
+    const logPrice = Math.log(at(prices, i));
     let best = 0;
-    for (let k = 1; k < spec.multipliers.length; k++) {
-      const d = Math.abs(Math.log(at(spec.multipliers, k) * referencePrice) - Math.log(at(prices, i)));
-      if (d < Math.abs(Math.log(at(spec.multipliers, best) * referencePrice) - Math.log(at(prices, i))))
-        best = k;
+    for (let k = 1; k < logTargets.length; k++) {
+      const d = Math.abs(at(logTargets, k) - logPrice);
+      if (d < Math.abs(at(logTargets, best) - logPrice)) best = k;
     }
     valid[best] = 1;
   }

@@ -77,14 +77,17 @@ export class ProductModel {
   readonly remaining: Float64Array;
   /** Day-dependent features [day * featureCount + k]; the stock slots are filled per state. */
   readonly dayFeatures: Float32Array;
-  /** allowedAfter[prev * A + next] = 1 when `next` may follow `prev` under the max daily change. */
-  readonly allowedAfter: Uint8Array | null;
-  /** Expected demand from day t to the horizon end at action k's price held constant, [t * A + k]. */
-  readonly remainingAt: Float64Array;
+  /**
+   * The tables below are built on first use, not in the constructor: a planning thread builds every company's
+   * policy from its artifact to price one night and reads few of them (allowedAfter only training's targets read;
+   * ampleStock only the days it prices), while training reads them all.
+   */
+  private allowedAfterTable: Uint8Array | null | undefined;
+  private remainingAtTable: Float64Array | undefined;
   /** The price actions (ascending price, valid, not shutoff) and, per day, the best constant one ignoring stock. */
   private readonly priceActions: number[];
-  private readonly unconstrained: Int32Array;
-  /** Stock at or above which no action can sell out on day t (the head inputs then depend on the day alone). */
+  private unconstrainedTable: Int32Array | undefined;
+  /** Stock at or above which no action can sell out on day t, NaN until asked for (`ampleStockAt`). */
   private readonly ampleStock: Float64Array;
   /**
    * Expected sales by whole stock level below `ampleStock` (`approxExpectedSalesTable`), per grid price of the days
@@ -98,7 +101,18 @@ export class ProductModel {
    */
   private readonly pmfs = new Map<number, DemandPmf>();
 
-  constructor(spec: ActionSpec, setup: ProductSetup, rates: Float32Array, referencePrice?: number) {
+  /**
+   * `dayFeatures`, when given, is where the day features are written (horizon x featureCount floats, zeroed: the
+   * stock slots are left as they are): a policy passes views of one buffer, which its first layer then embeds
+   * without a copy.
+   */
+  constructor(
+    spec: ActionSpec,
+    setup: ProductSetup,
+    rates: Float32Array,
+    referencePrice?: number,
+    dayFeatures?: Float32Array,
+  ) {
     this.setup = setup;
     this.referencePrice = referencePriceOf(setup, referencePrice);
     this.actions = productActions(spec, setup, this.referencePrice);
@@ -130,39 +144,56 @@ export class ProductModel {
     const f = this.featureCount;
     const s0 = STATE_FEATURES.length;
     const ref = this.referencePrice;
-    this.dayFeatures = new Float32Array(h * f);
+    if (dayFeatures !== undefined && dayFeatures.length !== h * f) {
+      throw new RangeError(`dayFeatures holds ${dayFeatures.length} values, expected ${h * f}`);
+    }
+    this.dayFeatures = dayFeatures ?? new Float32Array(h * f);
+    const margin = new Float64Array(a);
+    const relative = new Float64Array(a);
+    const { priceIndex, valid } = this.actions;
+    // Per action, its unit margin (0 - cost for no sale, whose rate is 0), looked up once rather than per day.
+    const unitMargin = new Float64Array(a);
+    for (let k = 0; k < a; k++) {
+      const idx = priceIndex[k] ?? Number.NaN;
+      unitMargin[k] = (idx < 0 ? 0 : (setup.prices[idx] ?? Number.NaN)) - setup.unitCost;
+    }
+    const features = this.dayFeatures;
     for (let t = 0; t < h; t++) {
       const row = t * f;
       const left = h - t;
-      this.dayFeatures[row] = left / h;
-      this.dayFeatures[row + 1] = Math.log1p(left) / Math.log1p(365);
-      this.dayFeatures[row + 5] = Math.min(
+      features[row] = left / h;
+      features[row + 1] = Math.log1p(left) / Math.log1p(365);
+      features[row + 5] = Math.min(
         ((this.dayScale[t] ?? Number.NaN) * left) / (this.remaining[t] ?? Number.NaN),
         5,
       );
-      this.dayFeatures[row + 6] = setup.unitCost / ref;
+      features[row + 6] = setup.unitCost / ref;
       let marginSum = 0;
       let rateSum = 0;
       let count = 0;
-      const margin = new Float64Array(a);
-      const relative = new Float64Array(a);
+      const scale = this.dayScale[t] ?? Number.NaN;
+      const denominator = ref * scale;
+      const dayRates = t * n;
       for (let k = 0; k < a; k++) {
-        const idx = this.actions.priceIndex[k] ?? Number.NaN;
-        const rate = idx < 0 ? 0 : (rates[t * n + idx] ?? Number.NaN);
-        const price = idx < 0 ? 0 : (setup.prices[idx] ?? Number.NaN);
-        margin[k] = ((price - setup.unitCost) * rate) / (ref * (this.dayScale[t] ?? Number.NaN));
-        relative[k] = Math.min(rate / (this.dayScale[t] ?? Number.NaN), MAX_RELATIVE_RATE);
-        if (this.actions.valid[k]) {
-          marginSum += margin[k] ?? Number.NaN;
-          rateSum += relative[k] ?? Number.NaN;
+        const idx = priceIndex[k] as number;
+        const rate = idx < 0 ? 0 : (rates[dayRates + idx] ?? Number.NaN);
+        const m = ((unitMargin[k] as number) * rate) / denominator;
+        const r = Math.min(rate / scale, MAX_RELATIVE_RATE);
+        margin[k] = m;
+        relative[k] = r;
+        if (valid[k]) {
+          marginSum += m;
+          rateSum += r;
           count++;
         }
       }
       const meanMargin = count > 0 ? marginSum / count : 0;
       const meanRate = count > 0 ? rateSum / count : 0;
+      const marginsAt = row + s0;
+      const ratesAt = marginsAt + a;
       for (let k = 0; k < a; k++) {
-        this.dayFeatures[row + s0 + k] = (margin[k] ?? Number.NaN) - meanMargin;
-        this.dayFeatures[row + s0 + a + k] = (relative[k] ?? Number.NaN) - meanRate;
+        features[marginsAt + k] = (margin[k] as number) - meanMargin;
+        features[ratesAt + k] = (relative[k] as number) - meanRate;
       }
     }
 
@@ -170,51 +201,87 @@ export class ProductModel {
     for (let k = 0; k < a; k++) {
       if (this.actions.valid[k] && (this.actions.priceIndex[k] ?? Number.NaN) >= 0) this.priceActions.push(k);
     }
-    this.remainingAt = new Float64Array((h + 1) * a);
-    this.unconstrained = new Int32Array(h);
+    this.ampleStock = new Float64Array(h).fill(Number.NaN);
+  }
+
+  /** allowedAfter[prev * A + next] = 1 when `next` may follow `prev` under the max daily change. */
+  get allowedAfter(): Uint8Array | null {
+    if (this.allowedAfterTable === undefined) this.allowedAfterTable = this.buildAllowedAfter();
+    return this.allowedAfterTable;
+  }
+
+  private buildAllowedAfter(): Uint8Array | null {
+    const setup = this.setup;
+    if (setup.maxDailyChange === null) return null;
+    const a = this.actionCount;
+    const allowed = new Uint8Array(a * a);
+    for (let p = 0; p < a; p++) {
+      // After a no-sale day the price before it still binds (inference and the evaluator carry it over); the
+      // bootstrap, which only knows the last action, approximates it by the initial price.
+      const prevPrice = this.priceOf(p) ?? setup.initialPrice;
+      for (let k = 0; k < a; k++) {
+        allowed[p * a + k] = this.actions.valid[k] === 1 && this.changeOk(prevPrice, this.priceOf(k)) ? 1 : 0;
+      }
+    }
+    return allowed;
+  }
+
+  /** Expected demand from day t to the horizon end at action k's price held constant, [t * A + k]. */
+  get remainingAt(): Float64Array {
+    if (this.remainingAtTable === undefined) this.buildRemainingAt();
+    return this.remainingAtTable as Float64Array;
+  }
+
+  private get unconstrained(): Int32Array {
+    if (this.unconstrainedTable === undefined) this.buildRemainingAt();
+    return this.unconstrainedTable as Int32Array;
+  }
+
+  private buildRemainingAt(): void {
+    const setup = this.setup;
+    const rates = this.rates;
+    const a = this.actionCount;
+    const h = setup.horizon;
+    const n = setup.prices.length;
+    const remainingAt = new Float64Array((h + 1) * a);
+    const unconstrained = new Int32Array(h);
     const bernoulli = setup.distribution === "bernoulli";
+    // Per price action, its grid index and unit margin, looked up once rather than per day.
+    const acts = this.priceActions;
+    const index = acts.map((k) => this.actions.priceIndex[k] ?? Number.NaN);
+    const unitMargin = acts.map((k) => this.setPrice(k) - setup.unitCost);
     for (let t = h - 1; t >= 0; t--) {
       let bestMargin = Number.NEGATIVE_INFINITY;
-      for (const k of this.priceActions) {
-        const rate = rates[t * n + (this.actions.priceIndex[k] ?? Number.NaN)] ?? Number.NaN;
-        const sold =
-          (this.remainingAt[(t + 1) * a + k] ?? Number.NaN) + (bernoulli ? Math.min(rate, 1) : rate);
-        this.remainingAt[t * a + k] = sold;
-        const margin = sold * (this.setPrice(k) - setup.unitCost);
+      for (let j = 0; j < acts.length; j++) {
+        const k = acts[j] as number;
+        const rate = rates[t * n + (index[j] as number)] ?? Number.NaN;
+        const sold = (remainingAt[(t + 1) * a + k] ?? Number.NaN) + (bernoulli ? Math.min(rate, 1) : rate);
+        remainingAt[t * a + k] = sold;
+        const margin = sold * (unitMargin[j] as number);
         if (margin > bestMargin) {
           bestMargin = margin;
-          this.unconstrained[t] = k;
+          unconstrained[t] = k;
         }
       }
     }
+    this.remainingAtTable = remainingAt;
+    this.unconstrainedTable = unconstrained;
+  }
 
-    this.ampleStock = new Float64Array(h);
+  /** Stock at or above which no action can sell out on day t (the head inputs then depend on the day alone). */
+  private ampleStockAt(t: number): number {
+    let top = this.ampleStock[t] ?? Number.NaN;
+    if (!Number.isNaN(top)) return top;
     // Where `approxExpectedSales` stops counting stock-outs: 8 standard deviations of the negative binomial.
-    const negative = setup.distribution === "negative_binomial";
-    for (let t = 0; t < h; t++) {
-      let top = 0;
-      for (let k = 0; k < a; k++) {
-        const rate = this.rateOf(t, k);
-        const spread = negative ? demandVariance(setup, rate) : rate;
-        top = Math.max(top, rate + 8 * Math.sqrt(spread) + 8);
-      }
-      this.ampleStock[t] = top;
+    const negative = this.setup.distribution === "negative_binomial";
+    top = 0;
+    for (let k = 0; k < this.actionCount; k++) {
+      const rate = this.rateOf(t, k);
+      const spread = negative ? demandVariance(this.setup, rate) : rate;
+      top = Math.max(top, rate + 8 * Math.sqrt(spread) + 8);
     }
-
-    if (setup.maxDailyChange === null) {
-      this.allowedAfter = null;
-    } else {
-      this.allowedAfter = new Uint8Array(a * a);
-      for (let p = 0; p < a; p++) {
-        // After a no-sale day the price before it still binds (inference and the evaluator carry it over); the
-        // bootstrap, which only knows the last action, approximates it by the initial price.
-        const prevPrice = this.priceOf(p) ?? setup.initialPrice;
-        for (let k = 0; k < a; k++) {
-          this.allowedAfter[p * a + k] =
-            this.actions.valid[k] === 1 && this.changeOk(prevPrice, this.priceOf(k)) ? 1 : 0;
-        }
-      }
-    }
+    this.ampleStock[t] = top;
+    return top;
   }
 
   priceOf(action: number): number | null {
@@ -350,7 +417,7 @@ export class ProductModel {
     const a = this.actionCount;
     const f = this.featureCount;
     const base = t * f + STATE_FEATURES.length;
-    if (stock >= (this.ampleStock[t] ?? Number.NaN)) {
+    if (stock >= this.ampleStockAt(t)) {
       margins.set(this.dayFeatures.subarray(base, base + a), offset);
       rates.set(this.dayFeatures.subarray(base + a, base + 2 * a), offset);
       return;
@@ -407,7 +474,7 @@ export class ProductModel {
     }
     let table = tables[index];
     if (table === undefined) {
-      table = approxExpectedSalesTable(this.setup, rate, Math.ceil(this.ampleStock[t] as number));
+      table = approxExpectedSalesTable(this.setup, rate, Math.ceil(this.ampleStockAt(t)));
       tables[index] = table;
     }
     return stock >= 0 && stock < table.length

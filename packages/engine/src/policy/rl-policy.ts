@@ -6,7 +6,7 @@ import { expectedSales } from "../problem/sales-distribution.js";
 import type { RuleParams } from "../rule/rule-price.js";
 import { type ActionSpec, actionCount } from "./action-space.js";
 import { countForwardPass, countPolicyBuilt } from "./policy-activity.js";
-import { FLUID_VALUE_FEATURE, ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
+import { FLUID_VALUE_FEATURE, featureCount, ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { RuleFallback } from "./rule-fallback.js";
 import type { ProductSetup, TrainingConfig } from "./training-input.js";
@@ -81,9 +81,17 @@ export class RlPolicy {
 
   private constructor(data: RlPolicyData) {
     this.data = data;
-    this.products = data.products.map(
-      (p) => new ProductModel(data.actionSpec, p.setup, p.rates, p.referencePrice),
-    );
+    // Every product's day features are written into one buffer, the first layer's input below.
+    const inputs = featureCount(data.actionSpec);
+    const flat = new Float32Array(data.products.reduce((rows, p) => rows + p.setup.horizon, 0) * inputs);
+    this.embeddingStart = new Int32Array(data.products.length);
+    let rows = 0;
+    this.products = data.products.map((p, i) => {
+      this.embeddingStart[i] = rows;
+      const features = flat.subarray(rows * inputs, (rows + p.setup.horizon) * inputs);
+      rows += p.setup.horizon;
+      return new ProductModel(data.actionSpec, p.setup, p.rates, p.referencePrice, features);
+    });
     const ruled = data.ruleFallbacks ?? {};
     for (const id of Object.keys(ruled)) {
       if (!data.products.some((p) => p.setup.productId === id)) {
@@ -109,18 +117,6 @@ export class RlPolicy {
     );
     this.byId = new Map(this.products.map((p, i) => [p.setup.productId, i]));
     // Day-only inputs of every (product, day), pushed through the first layer once.
-    this.embeddingStart = new Int32Array(this.products.length);
-    let rows = 0;
-    const dayInputs: Float32Array[] = [];
-    this.products.forEach((m, i) => {
-      this.embeddingStart[i] = rows;
-      rows += m.setup.horizon;
-      dayInputs.push(m.dayFeatures);
-    });
-    const flat = new Float32Array(rows * first.featureCount);
-    dayInputs.forEach((features, i) => {
-      flat.set(features, (this.embeddingStart[i] ?? 0) * first.featureCount);
-    });
     this.embedding = this.network.embedDays(flat, rows);
     countPolicyBuilt();
   }
