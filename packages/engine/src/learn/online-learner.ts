@@ -49,7 +49,7 @@ import {
   volumeGroups,
 } from "./fluid-allocation.js";
 import { parameterSd } from "./posterior-draws.js";
-import { type LearnedUnits, mixtureBand, QUANTILE_END_SHARE } from "./units-band.js";
+import { type LearnedUnits, matchedBand, QUANTILE_END_SHARE } from "./units-band.js";
 
 export interface OnlineLearnerInput {
   /** Sales history before `today`, every product's rows (the learner's own prices' sales included). */
@@ -163,7 +163,7 @@ interface BandDraws {
   readonly walked: WalkedBand[];
 }
 
-/** A band walked at a price and a day volume, and the last count its walk read (`mixtureBand`'s reach). */
+/** A band walked at a price and a day volume, and the last count its walk read (`matchedBand`'s reach). */
 interface WalkedBand {
   readonly price: number;
   readonly volume: number;
@@ -1068,7 +1068,7 @@ function unitsQuantiles(
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
     drawnRates[k] = volume * (draws.weeks[k] as number) * scaledGamma(draws.gammas, k, rate);
   }
-  const band = mixtureBand(distribution, drawnRates, QUANTILE_DRAWS, stock, reach);
+  const band = matchedBand(distribution, drawnRates, QUANTILE_DRAWS, stock, reach);
   if (band !== null) return band;
   let size = 0;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
@@ -1096,7 +1096,7 @@ function unitsQuantiles(
 
 /** The rates of a band's posterior draws. */
 const drawnRates = new Float64Array(QUANTILE_DRAWS);
-/** Where the last band's walk stopped (`mixtureBand`'s `reach`). */
+/** Where the last band's walk stopped (`matchedBand`'s `reach`). */
 const walk = { units: Number.POSITIVE_INFINITY };
 
 /** The band's mixed mass by units, and which counts any draw reached (the others are no count, not zero mass). */

@@ -1,4 +1,8 @@
-import { type DemandDistribution, overdispersionOf } from "../problem/sales-distribution.js";
+import {
+  type DemandDistribution,
+  negativeBinomial,
+  overdispersionOf,
+} from "../problem/sales-distribution.js";
 
 /** Share of the mass at p10 and at p90 counted outside the interval (0: plain quantiles). */
 export const QUANTILE_END_SHARE = 0.25;
@@ -129,4 +133,38 @@ export function mixtureBand(
     unitsP10: Math.max(0, p10 < 0 ? top : p10),
     unitsP90: Math.max(0, p10, p90 < 0 ? top : p90),
   };
+}
+
+/** The single rate `matchedBand` walks (a module scratch: a plan asks for thousands of bands). */
+const matchedRate = new Float64Array(1);
+
+/**
+ * The band of the negative binomial with the equal mixture's mean and variance (of the day's demand at each of
+ * `rates`): mean m = E[rate], alpha* = (Var - m) / m^2 with Var = m + alpha E[rate^2] + Var(rate), walked as
+ * `mixtureBand` walks one rate. The mixture's walk kept every rate's term at every count, the plan's costliest
+ * rows after the demand fit; this walk keeps one. Its bands are a little wider than the mixture's (26 Nov 2026,
+ * bench:real's daily p10-p90 coverage 83.1/82.3 % -> 83.8/82.6 %) and the prices the same. Null where
+ * `mixtureBand` would be (Bernoulli demand, an underflowing first term).
+ */
+export function matchedBand(
+  law: DemandDistribution,
+  rates: Float64Array,
+  count: number,
+  stock: number,
+  reach?: { units: number },
+): LearnedUnits | null {
+  if (law.distribution === "bernoulli") return null;
+  let sum = 0;
+  let squares = 0;
+  for (let k = 0; k < count; k++) {
+    const rate = Math.max(0, rates[k] ?? 0);
+    sum += rate;
+    squares += rate * rate;
+  }
+  const mean = sum / count;
+  const second = squares / count;
+  const alpha =
+    mean > 0 ? (overdispersionOf(law) * second + Math.max(0, second - mean * mean)) / (mean * mean) : 0;
+  matchedRate[0] = mean;
+  return mixtureBand(negativeBinomial(alpha), matchedRate, 1, stock, reach);
 }
