@@ -1,16 +1,14 @@
 import { logSerializers } from "@pricing/http-adapter";
-import pino, { type DestinationStream, type Logger } from "pino";
+import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from "pino";
 import type { Config } from "./config.js";
+import { redactNestedSecrets } from "./nested-secret-redaction.js";
 
-/** Paths pino must never print, should a serializer or a log call ever include them. */
-const REDACT = [
-  "req.headers.authorization",
-  "req.body",
-  "access_token",
-  "secret_key",
-  "*.secret_key",
-  "*.access_token",
-];
+/**
+ * Paths pino must never print, should a serializer or a log call ever include them. The same names one object down
+ * (`*.secret_key`, `*.access_token`) are censored by `redactNestedSecrets`, on the line's fields and on a child
+ * logger's bindings.
+ */
+const REDACT = ["req.headers.authorization", "req.body", "access_token", "secret_key"];
 
 /**
  * Bytes of log lines gathered before one write: ~10 request lines. Each write goes through libuv's thread pool (a
@@ -30,9 +28,25 @@ const LOG_FLUSH_MS = 100;
  * exits, a crash included (`process.on("exit")`); only a SIGKILL loses the last moment's lines.
  */
 export function createLogger(config: Pick<Config, "logLevel">, stream?: DestinationStream): Logger {
-  return pino(
-    { level: config.logLevel, serializers: logSerializers, redact: { paths: REDACT, censor: "[redacted]" } },
+  const logger = pino(
+    {
+      level: config.logLevel,
+      serializers: logSerializers,
+      redact: { paths: REDACT, censor: "[redacted]" },
+      formatters: { log: redactNestedSecrets },
+    },
     stream ??
       pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
   );
+  // pino drops a bindings formatter for children, so a child's bindings are censored on their way in; children are
+  // made from this instance by prototype, so theirs go through here too.
+  const child: (this: Logger, bindings: Bindings, options?: ChildLoggerOptions) => unknown = logger.child;
+  Object.defineProperty(logger, "child", {
+    value: function censoredChild(this: Logger, bindings: Bindings, options?: ChildLoggerOptions) {
+      return child.call(this, redactNestedSecrets(bindings), options);
+    },
+    writable: true,
+    configurable: true,
+  });
+  return logger;
 }
