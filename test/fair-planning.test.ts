@@ -8,12 +8,9 @@ import { waitFor } from "./wait-for.js";
 
 const V2 = "/public/v1/v2";
 const MAX_PRICES = 2_000;
-let h: V2Harness;
-let a: string;
-let b: string;
 
-beforeAll(async () => {
-  h = await startV2Harness(
+async function harness(computeMaxPrices: number): Promise<V2Harness> {
+  return startV2Harness(
     "2026-03-10T03:00:00Z",
     {
       trainSeconds: 1.5,
@@ -21,30 +18,35 @@ beforeAll(async () => {
       runDays: 14,
       minHistoryDays: 28,
       planThreads: 1,
-      computeMaxPrices: MAX_PRICES,
+      computeMaxPrices,
     },
     { rateLimits: { expensiveConcurrency: { perPartner: 8, total: 16 } } },
   );
-  await h.seedCompany("big", { products: 12, tightStock: false });
-  await h.seedCompany("small", { products: 2 });
-  a = await h.token(await h.partner(["big"]));
-  b = await h.token(await h.partner(["small"]));
-}, 120_000);
+}
 
-afterAll(async () => {
-  await h?.destroy();
-});
-
-const compute = (token: string, body: Record<string, unknown>) =>
+const compute = (h: V2Harness, token: string, body: Record<string, unknown>) =>
   h.post(`${V2}/recommendations/compute`, token, { dry_run: true, ...body });
 
-describe("fair planning", () => {
+describe("the compute price limit", () => {
+  let h: V2Harness;
+  let a: string;
+
+  beforeAll(async () => {
+    h = await harness(MAX_PRICES);
+    await h.seedCompany("big", { products: 12, tightStock: false });
+    a = await h.token(await h.partner(["big"]));
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.destroy();
+  });
+
   it("refuses an answer over the price limit before planning, naming the limit and the days that fit", async () => {
     const runs = async () =>
       ((await (await h.get(`${V2}/runs?company_id=big`, a)).json()) as { runs: unknown[] }).runs.length;
     const before = await runs();
     // 12 products x 366 days x 2 (explained) = 8,784 prices.
-    const res = await compute(a, {
+    const res = await compute(h, a, {
       company_id: "big",
       dry_run: false,
       explain: true,
@@ -59,17 +61,37 @@ describe("fair planning", () => {
     expect(await runs()).toBe(before);
     expect(h.ctx.planning.stats().every((t) => t.planned === 0)).toBe(true);
     // The range it names fits, explained; without explain twice as many days do.
-    const fits = await compute(a, { company_id: "big", explain: true, end_date: "2026-05-31" });
+    const fits = await compute(h, a, { company_id: "big", explain: true, end_date: "2026-05-31" });
     expect(fits.status).toBe(200);
     expect(((await fits.json()) as { recommendations: unknown[] }).recommendations).toHaveLength(12 * 83);
-    expect((await compute(a, { company_id: "big", end_date: "2026-08-22" })).status).toBe(200);
-    expect((await compute(a, { company_id: "big", end_date: "2026-08-23" })).status).toBe(422);
+    expect((await compute(h, a, { company_id: "big", end_date: "2026-08-22" })).status).toBe(200);
+    expect((await compute(h, a, { company_id: "big", end_date: "2026-08-23" })).status).toBe(422);
   }, 120_000);
+});
+
+describe("fair planning", () => {
+  let h: V2Harness;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    // A's computes must outlast the others' arrival so that three of them wait: a year of 40 products is ~15,000
+    // prices, a few hundred milliseconds of the planning thread, where the price-limited ones above now take tens.
+    h = await harness(20_000);
+    await h.seedCompany("big", { products: 40, tightStock: false });
+    await h.seedCompany("small", { products: 2 });
+    a = await h.token(await h.partner(["big"]));
+    b = await h.token(await h.partner(["small"]));
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.destroy();
+  });
 
   it("plans another partner's small compute next, not behind every large one waiting", async () => {
     const done: string[] = [];
     const large = (name: string) =>
-      compute(a, { company_id: "big", end_date: "2026-08-20" }).then(async (res) => {
+      compute(h, a, { company_id: "big", end_date: "2027-03-09" }).then(async (res) => {
         await res.arrayBuffer();
         done.push(`${name}:${res.status}`);
       });
@@ -77,7 +99,7 @@ describe("fair planning", () => {
     // One plans, three wait in A's queue; then B asks.
     await waitFor(() => h.ctx.planning.waiting() === 3, { what: "A's three computes to wait" });
     all.push(
-      compute(b, { company_id: "small" }).then(async (res) => {
+      compute(h, b, { company_id: "small" }).then(async (res) => {
         await res.arrayBuffer();
         done.push(`b1:${res.status}`);
       }),
