@@ -28,7 +28,7 @@ export {
   requestFingerprint,
   type StoredResponse,
 } from "./idempotency.js";
-export { logSerializers, redactUrl } from "./log-redaction.js";
+export { logSerializers, REDACTED, redactUrl } from "./log-redaction.js";
 export type { OpenApiOptions } from "./openapi.js";
 export { API_VERSION } from "./openapi.js";
 export { renderOpenApiDocument } from "./openapi-document.js";

@@ -1,4 +1,4 @@
-import { logSerializers } from "@pricing/http-adapter";
+import { logSerializers, REDACTED } from "@pricing/http-adapter";
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from "pino";
 import type { Config } from "./config.js";
 import { redactNestedSecrets } from "./nested-secret-redaction.js";
@@ -32,7 +32,7 @@ export function createLogger(config: Pick<Config, "logLevel">, stream?: Destinat
     {
       level: config.logLevel,
       serializers: logSerializers,
-      redact: { paths: REDACT, censor: "[redacted]" },
+      redact: { paths: REDACT, censor: REDACTED },
       formatters: { log: redactNestedSecrets },
     },
     stream ??

@@ -1,7 +1,7 @@
+import { REDACTED } from "@pricing/http-adapter";
+
 /** Field names whose values never reach a log line, at the top of a line or one object below it. */
 const SECRET_FIELDS = ["secret_key", "access_token"] as const;
-
-const CENSOR = "[redacted]";
 
 function holdsSecret(value: object): boolean {
   return Object.hasOwn(value, SECRET_FIELDS[0]) || Object.hasOwn(value, SECRET_FIELDS[1]);
@@ -17,7 +17,7 @@ function censored(value: object): object {
     unknown
   >;
   for (const field of SECRET_FIELDS) {
-    if (Object.hasOwn(copy, field)) copy[field] = CENSOR;
+    if (Object.hasOwn(copy, field)) copy[field] = REDACTED;
   }
   return copy;
 }
