@@ -78,7 +78,7 @@ export interface FixedParams {
  * has at most four nonzero entries, so the matrix is a handful of sums; each is added up as the matrix's entry
  * would be (w x the first column's value x the second's), whose two orders differ only for x p.
  */
-class WeightedSums {
+export class WeightedSums {
   /** Sum of w over all days; per weekday (Monday's unused). */
   all = 0;
   readonly byWeekday = new Float64Array(7);
@@ -387,21 +387,16 @@ function weekdayInterceptsOf(theta: ArrayLike<number>): Float64Array {
 }
 
 /**
- * log det of the Fisher information X' W X at means `mu` with NB2 weights mu / (1 + alpha mu), over the columns
- * that vary in the data (a column that is all zero, such as promotion without a promoted day, is left out): the
- * Cox-Reid adjustment of the over-dispersion's profile likelihood.
+ * log det of the Fisher information X' W X whose sums are `sums` (the caller's pass over the days at its means, NB2
+ * weights mu / (1 + alpha mu)), over the columns that vary in the data (a column that is all zero, such as promotion
+ * without a promoted day, is left out): the Cox-Reid adjustment of the over-dispersion's profile likelihood.
  */
-export function logDetInformation(data: GlmData, mu: Float64Array, alpha: number): number {
-  const sums = new WeightedSums();
-  for (let i = 0; i < mu.length; i++) {
-    const m = mu[i] ?? 0;
-    sums.add(m / (1 + alpha * m), data.weekday[i] ?? 0, data.logPrice[i] ?? 0, data.promoted[i] ?? 0);
-  }
-  const used: number[] = [];
-  for (let j = 0; j < PARAMS; j++) if (sums.entry(j, j) > 1e-12) used.push(j);
-  const m = used.length;
+export function logDetOfSums(sums: WeightedSums): number {
+  const used = logDetColumns;
+  let m = 0;
+  for (let j = 0; j < PARAMS; j++) if (sums.entry(j, j) > 1e-12) used[m++] = j;
   // Cholesky in place: log det = 2 sum log diag(L).
-  const l = new Float64Array(m * m);
+  const l = logDetFactor;
   let logDet = 0;
   for (let i = 0; i < m; i++)
     for (let j = 0; j <= i; j++) {
@@ -417,6 +412,10 @@ export function logDetInformation(data: GlmData, mu: Float64Array, alpha: number
     }
   return logDet;
 }
+
+/** `logDetOfSums`' scratch: the columns used and the factor, every entry read written first in each call. */
+const logDetColumns = new Int8Array(PARAMS);
+const logDetFactor = new Float64Array(PARAMS * PARAMS);
 
 /**
  * The penalised log-likelihood at `theta` (NB2 kernel: the log-likelihood up to terms free of the means; Poisson at

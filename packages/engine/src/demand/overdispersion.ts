@@ -1,4 +1,4 @@
-import { type GlmData, logDetInformation } from "./demand-glm.js";
+import { type GlmData, logDetOfSums, WeightedSums } from "./demand-glm.js";
 
 /** Search bounds of the NB2 alpha: below the lower one the noise is Poisson for any daily volume we meet. */
 const MIN_ALPHA = 1e-4;
@@ -29,13 +29,21 @@ function logGamma(x: number): number {
 }
 
 /**
- * The days' units as indices into their distinct values: daily units repeat a few small counts, so log Gamma(y + r)
- * is computed once per distinct count (the likelihood is evaluated at a dozen alphas, each a pass over the days).
+ * What the likelihood of every alpha reads of one product's days at fixed means: the days' units as indices into
+ * their distinct values (daily units repeat a few small counts, so log Gamma(y + r) is computed once per distinct
+ * count and weighed by how many days have it), and the sums that do not depend on alpha. The likelihood is
+ * evaluated at a dozen alphas, each a pass over the days with one log1p: NB2's log-likelihood is written as
+ * sum_k c_k (lgamma(v_k + r) - lgamma(r)) + sum(y) log(alpha) + sum(y log mu) - sum((r + y) log1p(alpha mu)), where
+ * the form per day (log(r / (r + mu)) and log(mu / (r + mu))) took two logs per selling day.
  */
 interface Counts {
-  readonly units: Float64Array;
   readonly values: number[];
-  readonly index: Int32Array;
+  /** Days with each distinct value. */
+  readonly days: Float64Array;
+  readonly sumUnits: number;
+  /** sum(y log mu) and sum(mu) over the days. */
+  readonly unitsLogMu: number;
+  readonly sumMu: number;
 }
 
 /** Daily units below this that are whole numbers find their distinct value's index in a table, not a Map. */
@@ -43,12 +51,16 @@ const TABLED_UNITS = 256;
 /** `countsOf`'s table: 1 + the index of each whole count seen (0: not yet), cleared after each product. */
 const tabled = new Int32Array(TABLED_UNITS);
 
-function countsOf(units: Float64Array): Counts {
+function countsOf(units: Float64Array, mu: Float64Array): Counts {
   const seen = new Map<number, number>();
   const values: number[] = [];
-  const index = new Int32Array(units.length);
+  const dayCounts: number[] = [];
+  let sumUnits = 0;
+  let unitsLogMu = 0;
+  let sumMu = 0;
   for (let i = 0; i < units.length; i++) {
     const y = units[i] ?? 0;
+    const m = mu[i] ?? 0;
     const small = Number.isInteger(y) && y >= 0 && y < TABLED_UNITS;
     let k = small ? (tabled[y] ?? 0) - 1 : (seen.get(y) ?? -1);
     if (k < 0) {
@@ -56,43 +68,49 @@ function countsOf(units: Float64Array): Counts {
       if (small) tabled[y] = k + 1;
       else seen.set(y, k);
       values.push(y);
+      dayCounts.push(0);
     }
-    index[i] = k;
+    dayCounts[k] = (dayCounts[k] ?? 0) + 1;
+    sumUnits += y;
+    sumMu += m;
+    // A day without sales has no log term (0 times a finite log): many days of a slow product.
+    if (y !== 0) unitsLogMu += y * Math.log(Math.max(m, 1e-300));
   }
   for (const y of values) if (Number.isInteger(y) && y >= 0 && y < TABLED_UNITS) tabled[y] = 0;
-  return { units, values, index };
+  return { values, days: Float64Array.from(dayCounts), sumUnits, unitsLogMu, sumMu };
 }
 
-/** The NB2 log-likelihood of the units at means `mu` and over-dispersion `alpha` (terms free of both dropped). */
-function logLik(counts: Counts, mu: Float64Array, alpha: number): number {
-  const units = counts.units;
-  let ll = 0;
+/** `adjusted`'s sums, refilled by every evaluation. */
+const sums = new WeightedSums();
+
+/**
+ * The Cox-Reid adjusted profile log-likelihood of alpha given the means (the adjustment offsets the fitted means'
+ * own fit): the NB2 log-likelihood of the units (terms free of alpha and the means dropped; Poisson at alpha 0)
+ * minus half the log det of the information, both from one pass over the days.
+ */
+function adjusted(data: GlmData, counts: Counts, mu: Float64Array, alpha: number): number {
+  const { units, weekday, logPrice, promoted } = data;
+  sums.reset();
   if (alpha <= 0) {
-    for (let i = 0; i < mu.length; i++) {
-      const m = mu[i] ?? 0;
-      ll += (units[i] ?? 0) * Math.log(Math.max(m, 1e-300)) - m;
-    }
-    return ll;
+    for (let i = 0; i < mu.length; i++)
+      sums.add(mu[i] ?? 0, weekday[i] ?? 0, logPrice[i] ?? 0, promoted[i] ?? 0);
+    return counts.unitsLogMu - counts.sumMu - 0.5 * logDetOfSums(sums);
   }
   const r = 1 / alpha;
-  const lgR = logGamma(r);
-  // A typed array: what \`map\` returns changes kind with the caller's tier (\`packedMap\`), and this loop is hot.
-  const lgYR = new Float64Array(counts.values.length);
-  const { values, index } = counts;
-  for (let k = 0; k < lgYR.length; k++) lgYR[k] = logGamma((values[k] ?? Number.NaN) + r);
+  let shrink = 0;
   for (let i = 0; i < mu.length; i++) {
-    const y = units[i] ?? 0;
     const m = mu[i] ?? 0;
-    const common = (lgYR[index[i] ?? 0] ?? Number.NaN) - lgR + r * Math.log(r / (r + m));
-    // A day without sales has no second term (0 times a finite log): many days of a slow product.
-    ll += y === 0 ? common : common + y * Math.log(Math.max(m, 1e-300) / (r + m));
+    const t = alpha * m;
+    shrink += (r + (units[i] ?? 0)) * Math.log1p(t);
+    sums.add(m / (1 + t), weekday[i] ?? 0, logPrice[i] ?? 0, promoted[i] ?? 0);
   }
-  return ll;
-}
-
-/** The Cox-Reid adjusted profile log-likelihood of alpha given the means (the adjustment offsets the fitted means' own fit). */
-function adjusted(data: GlmData, counts: Counts, mu: Float64Array, alpha: number): number {
-  return logLik(counts, mu, alpha) - 0.5 * logDetInformation(data, mu, alpha);
+  const lgR = logGamma(r);
+  const { values, days } = counts;
+  let gammas = 0;
+  for (let k = 0; k < values.length; k++)
+    gammas += (days[k] ?? 0) * (logGamma((values[k] ?? Number.NaN) + r) - lgR);
+  const ll = gammas + counts.sumUnits * Math.log(alpha) + counts.unitsLogMu - shrink;
+  return ll - 0.5 * logDetOfSums(sums);
 }
 
 /**
@@ -133,7 +151,7 @@ export function estimateOverdispersion(data: GlmData, mu: Float64Array): Overdis
   const start = momentOverdispersion(data.units, mu);
   const lo = Math.log(Math.max(MIN_ALPHA, start / 5));
   const hi = Math.log(Math.min(MAX_ALPHA, Math.max(start * 5, 20 * MIN_ALPHA)));
-  const counts = countsOf(data.units);
+  const counts = countsOf(data.units, mu);
   const best = brentMaximum(
     (x) => adjusted(data, counts, mu, Math.exp(x)),
     lo,
@@ -234,7 +252,7 @@ function overdispersionSe(
   data: GlmData,
   mu: Float64Array,
   alpha: number,
-  counts: Counts = countsOf(data.units),
+  counts: Counts = countsOf(data.units, mu),
   atAlpha?: number,
 ): number {
   if (!(alpha > 0)) return Number.NaN;
