@@ -3,14 +3,20 @@ import { inverseDiagonal } from "./covariance.js";
 
 /**
  * Observations of one product: units, day of week (Monday = 0), log(price / reference price), the day's known
- * promotion (share in [0, 1]) and a fixed log offset (the weekly level, 0 where none).
+ * promotion (share in [0, 1]) and a fixed log offset (the weekly level, 0 where none). A product's days take a few
+ * dozen prices: each day's log price is also held as an index into the distinct ones (`priceIndex`, `logPrices`,
+ * each day's `logPrice` that entry bit for bit), and its offset as a factor (`offsetFactor`, exp(offset)), so a
+ * day's mean is a product of factors, one exp per weekday and per distinct price rather than one per day.
  */
 export interface GlmData {
   readonly units: Float64Array;
   readonly weekday: Uint8Array;
   readonly logPrice: Float64Array;
+  readonly priceIndex: Int32Array;
+  readonly logPrices: Float64Array;
   readonly promoted: Float64Array;
   readonly offset: Float64Array;
+  readonly offsetFactor: Float64Array;
 }
 
 /**
@@ -23,15 +29,30 @@ export function glmData(
   units: Float64Array,
   weekday: Uint8Array,
   logPrice: Float64Array,
+  priceIndex: Int32Array,
+  logPrices: Float64Array,
   promoted: Float64Array,
   offset: Float64Array,
 ): GlmData {
-  return { units, weekday, logPrice, promoted, offset };
+  const offsetFactor = new Float64Array(offset.length);
+  for (let i = 0; i < offset.length; i++) {
+    const o = offset[i] ?? 0;
+    offsetFactor[i] = o === 0 ? 1 : Math.exp(o);
+  }
+  return { units, weekday, logPrice, priceIndex, logPrices, promoted, offset, offsetFactor };
 }
 
 /** `data` with its offset replaced. */
 export function withOffset(data: GlmData, offset: Float64Array): GlmData {
-  return glmData(data.units, data.weekday, data.logPrice, data.promoted, offset);
+  return glmData(
+    data.units,
+    data.weekday,
+    data.logPrice,
+    data.priceIndex,
+    data.logPrices,
+    data.promoted,
+    offset,
+  );
 }
 
 /**
@@ -368,20 +389,33 @@ function standardErrors(
 
 /** The fitted mean of every observation (units per day), offset included. */
 export function fittedMeans(data: GlmData, theta: readonly number[]): Float64Array {
-  const intercepts = weekdayInterceptsOf(theta);
-  const slope = theta[SLOPE] ?? Number.NaN;
-  const promotion = theta[PROMOTION] ?? Number.NaN;
-  const { weekday, logPrice, promoted, offset } = data;
   const out = new Float64Array(data.units.length);
-  for (let i = 0; i < out.length; i++)
-    out[i] = Math.exp(
-      (intercepts[weekday[i] ?? 0] ?? Number.NaN) +
-        slope * (logPrice[i] ?? Number.NaN) +
-        promotion * (promoted[i] ?? 0) +
-        (offset[i] ?? 0),
-    );
+  const at = Float64Array.from({ length: PARAMS }, (_, j) => theta[j] ?? Number.NaN);
+  penalisedLogLik(data, noPrior, at, 0, noneFree, out);
   return out;
 }
+
+/** The prior and free parameters of `fittedMeans`' pass (its likelihood unread), arrays of the fit's kinds. */
+const noPrior = glmPrior(new Array<number>(PARAMS).fill(0), new Array<number>(PARAMS).fill(0));
+const noneFree = new Array<boolean>(PARAMS).fill(false);
+
+/**
+ * exp of each weekday's intercept (`weekdayInterceptsOf`) into `weekdayScale` and of the slope times each distinct
+ * log price into `priceScale` (grown to the product's prices): a day's mean is the product of its entries, its
+ * offset's factor and its promotion's, which differs from exp of the day's linear predictor by a few ulps.
+ */
+function fillScales(data: GlmData, intercepts: Float64Array, slope: number): Float64Array {
+  for (let d = 0; d < 7; d++) weekdayScale[d] = Math.exp(intercepts[d] ?? Number.NaN);
+  const logPrices = data.logPrices;
+  if (priceScale.length < logPrices.length) priceScale = new Float64Array(2 * logPrices.length);
+  const scale = priceScale;
+  for (let k = 0; k < logPrices.length; k++) scale[k] = Math.exp(slope * (logPrices[k] ?? Number.NaN));
+  return scale;
+}
+
+/** `fillScales`' scratch, refilled every call. */
+const weekdayScale = new Float64Array(7);
+let priceScale = new Float64Array(64);
 
 /**
  * log(rate) = a + gamma[weekday] + slope * logPrice + promotion * promoted + offset is summed in that order; its
@@ -443,19 +477,22 @@ function penalisedLogLik(
   const intercepts = weekdayInterceptsOf(theta);
   const slope = theta[SLOPE] ?? Number.NaN;
   const promotion = theta[PROMOTION] ?? Number.NaN;
-  const { units, weekday, logPrice, promoted, offset } = data;
+  const { units, weekday, logPrice, priceIndex, promoted, offset, offsetFactor } = data;
+  const prices = fillScales(data, intercepts, slope);
+  const weekdays = weekdayScale;
+  const lift = Math.exp(promotion);
   const n = units.length;
   let ll = 0;
   const poisson = alpha <= 0;
   const inverse = 1 / alpha;
   for (let i = 0; i < n; i++) {
     const y = units[i] ?? Number.NaN;
+    const d = weekday[i] ?? 0;
+    const p = promoted[i] ?? 0;
     const eta =
-      (intercepts[weekday[i] ?? 0] ?? Number.NaN) +
-      slope * (logPrice[i] ?? Number.NaN) +
-      promotion * (promoted[i] ?? 0) +
-      (offset[i] ?? 0);
-    const m = Math.exp(eta);
+      (intercepts[d] ?? Number.NaN) + slope * (logPrice[i] ?? Number.NaN) + promotion * p + (offset[i] ?? 0);
+    let m = (weekdays[d] ?? Number.NaN) * (prices[priceIndex[i] ?? 0] ?? Number.NaN) * (offsetFactor[i] ?? 1);
+    if (p !== 0) m *= p === 1 ? lift : Math.exp(promotion * p);
     mu[i] = m;
     ll += poisson ? y * eta - m : y * eta - (y + inverse) * Math.log1p(alpha * m);
   }

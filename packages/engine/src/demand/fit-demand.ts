@@ -425,13 +425,11 @@ function prepare(
   if (usable.length === 0) return null;
   const reference = referenceHint ?? usable.reduce((a, r) => a + r.price, 0) / usable.length;
   const n = usable.length;
-  const data = glmData(
-    new Float64Array(n),
-    new Uint8Array(n),
-    new Float64Array(n),
-    new Float64Array(n),
-    new Float64Array(n),
-  );
+  const units = new Float64Array(n);
+  const weekday = new Uint8Array(n);
+  const logPriceOfDay = new Float64Array(n);
+  const priceIndex = new Int32Array(n);
+  const promotedShare = new Float64Array(n);
   // Each date read once, as its day number: the weekday and the week follow from it.
   const day = new Int32Array(n);
   let lastDate = usable[0]?.date ?? "";
@@ -446,22 +444,39 @@ function prepare(
     }
   }
   const week = new Int32Array(n);
-  const prices = new Set<number>();
+  // Each distinct price's index, in order of first sale, and its log relative to the reference.
+  const prices = new Map<number, number>();
+  const distinctLogPrices: number[] = [];
   let sum = 0;
   let hasPromotions = false;
   usable.forEach((r, i) => {
     const d = day[i] ?? 0;
-    data.units[i] = r.units_sold;
-    data.weekday[i] = weekdayOfDay(d);
+    units[i] = r.units_sold;
+    weekday[i] = weekdayOfDay(d);
     const logPrice = Math.log(r.price / reference);
-    data.logPrice[i] = logPrice;
+    logPriceOfDay[i] = logPrice;
+    let k = prices.get(r.price);
+    if (k === undefined) {
+      k = distinctLogPrices.length;
+      prices.set(r.price, k);
+      distinctLogPrices.push(logPrice);
+    }
+    priceIndex[i] = k;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
-    data.promoted[i] = promoted;
+    promotedShare[i] = promoted;
     if (promoted > 0) hasPromotions = true;
     week[i] = Math.floor((lastDay - d) / 7);
     sum += logPrice;
-    prices.add(r.price);
   });
+  const data = glmData(
+    units,
+    weekday,
+    logPriceOfDay,
+    priceIndex,
+    Float64Array.from(distinctLogPrices),
+    promotedShare,
+    new Float64Array(n),
+  );
   // Blocks were counted back from the last day; number them oldest first.
   let oldest = 0;
   for (const b of week) oldest = Math.max(oldest, b);
