@@ -1,5 +1,3 @@
-import { at } from "../base/checked-index.js";
-
 /**
  * Diagonal of A^-1 (the variances when A is a positive-definite information matrix), A row-major n x n; null when
  * A is singular.
@@ -26,18 +24,30 @@ export function inverseDiagonal(a: Float64Array, n: number): Float64Array | null
     return det === 0 ? null : Float64Array.of(m11 / det, m00 / det);
   }
   if (n < 1) return null;
-  // Rows of A and of B (the identity, in the end the inverse), swapped as whole rows when pivoting.
-  const rowsA = Array.from({ length: n }, (_, i) => a.slice(i * n, (i + 1) * n));
-  const rowsB = Array.from({ length: n }, (_, i) => {
-    const row = new Float64Array(n);
-    row[i] = 1;
-    return row;
-  });
+  // Rows of A and of B (the identity, in the end the inverse) in two scratch matrices; `row` maps each row's place
+  // to where it is stored, so a pivot swaps two entries of it, as mathjs swaps whole rows (the same operations,
+  // without the 2n row arrays an inverse took).
+  if (scratchA.length < n * n) {
+    scratchA = new Float64Array(n * n);
+    scratchB = new Float64Array(n * n);
+    scratchRow = new Int32Array(n);
+  }
+  const ma = scratchA;
+  const mb = scratchB;
+  const row = scratchRow;
+  for (let i = 0; i < n * n; i++) {
+    ma[i] = a[i] ?? Number.NaN;
+    mb[i] = 0;
+  }
+  for (let i = 0; i < n; i++) {
+    mb[i * n + i] = 1;
+    row[i] = i;
+  }
   for (let c = 0; c < n; c++) {
-    let big = Math.abs(at(rowsA, c)[c] ?? Number.NaN);
+    let big = Math.abs(ma[(row[c] ?? 0) * n + c] ?? Number.NaN);
     let pivot = c;
     for (let r = c + 1; r < n; r++) {
-      const candidate = Math.abs(at(rowsA, r)[c] ?? Number.NaN);
+      const candidate = Math.abs(ma[(row[r] ?? 0) * n + c] ?? Number.NaN);
       if (candidate > big) {
         big = candidate;
         pivot = r;
@@ -45,27 +55,35 @@ export function inverseDiagonal(a: Float64Array, n: number): Float64Array | null
     }
     if (big === 0) return null;
     if (pivot !== c) {
-      [rowsA[c], rowsA[pivot]] = [at(rowsA, pivot), at(rowsA, c)];
-      [rowsB[c], rowsB[pivot]] = [at(rowsB, pivot), at(rowsB, c)];
+      const stored = row[c] ?? 0;
+      row[c] = row[pivot] ?? 0;
+      row[pivot] = stored;
     }
-    const ac = at(rowsA, c);
-    const bc = at(rowsB, c);
+    const ac = (row[c] ?? 0) * n;
     for (let r = 0; r < n; r++) {
-      const ar = at(rowsA, r);
-      const br = at(rowsB, r);
+      const ar = (row[r] ?? 0) * n;
       if (r !== c) {
-        const arc = ar[c] ?? Number.NaN;
+        const arc = ma[ar + c] ?? Number.NaN;
         if (arc !== 0) {
-          const f = -arc / (ac[c] ?? Number.NaN);
-          for (let s = c; s < n; s++) ar[s] = (ar[s] ?? Number.NaN) + f * (ac[s] ?? Number.NaN);
-          for (let s = 0; s < n; s++) br[s] = (br[s] ?? Number.NaN) + f * (bc[s] ?? Number.NaN);
+          const f = -arc / (ma[ac + c] ?? Number.NaN);
+          for (let s = c; s < n; s++)
+            ma[ar + s] = (ma[ar + s] ?? Number.NaN) + f * (ma[ac + s] ?? Number.NaN);
+          for (let s = 0; s < n; s++)
+            mb[ar + s] = (mb[ar + s] ?? Number.NaN) + f * (mb[ac + s] ?? Number.NaN);
         }
       } else {
-        const f = ac[c] ?? Number.NaN;
-        for (let s = c; s < n; s++) ar[s] = (ar[s] ?? Number.NaN) / f;
-        for (let s = 0; s < n; s++) br[s] = (br[s] ?? Number.NaN) / f;
+        const f = ma[ac + c] ?? Number.NaN;
+        for (let s = c; s < n; s++) ma[ar + s] = (ma[ar + s] ?? Number.NaN) / f;
+        for (let s = 0; s < n; s++) mb[ar + s] = (mb[ar + s] ?? Number.NaN) / f;
       }
     }
   }
-  return Float64Array.from(rowsB, (row, i) => row[i] ?? Number.NaN);
+  const diagonal = new Float64Array(n);
+  for (let i = 0; i < n; i++) diagonal[i] = mb[(row[i] ?? 0) * n + i] ?? Number.NaN;
+  return diagonal;
 }
+
+/** `inverseDiagonal`'s scratch, grown to the largest matrix met; every entry read is written first in each call. */
+let scratchA = new Float64Array(81);
+let scratchB = new Float64Array(81);
+let scratchRow = new Int32Array(9);

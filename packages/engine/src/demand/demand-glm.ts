@@ -1,4 +1,4 @@
-import { choleskySolve } from "./cholesky.js";
+import { choleskySolveInto, isPositiveDefinite } from "./cholesky.js";
 import { inverseDiagonal } from "./covariance.js";
 
 /**
@@ -190,7 +190,7 @@ export function fitDemandGlm(
 ): GlmFit {
   const n = data.units.length;
   const isFree = new Array<boolean>(PARAMS).fill(true);
-  const theta = new Float64Array(PARAMS);
+  const theta = fitTheta;
   let mean = 0;
   let offsetMean = 0;
   for (let i = 0; i < n; i++) {
@@ -200,7 +200,8 @@ export function fitDemandGlm(
   theta[0] = Math.log(Math.max(mean / Math.max(n, 1), 1e-3)) - offsetMean / Math.max(n, 1);
   for (let j = 1; j < PARAMS; j++) theta[j] = prior.mean[j] ?? 0;
   // A warm start (the same product's previous round) saves most of the Newton steps.
-  if (start !== undefined) theta.set(start.slice(0, PARAMS));
+  if (start !== undefined)
+    for (let j = 0; j < Math.min(PARAMS, start.length); j++) theta[j] = start[j] ?? Number.NaN;
   if (fixed.slope !== undefined) {
     theta[SLOPE] = fixed.slope;
     isFree[SLOPE] = false;
@@ -214,9 +215,12 @@ export function fitDemandGlm(
   let free = 0;
   for (let j = 0; j < PARAMS; j++) if (isFree[j]) index[j] = free++;
 
-  const grad = new Float64Array(free);
+  const grad = fitGrad;
+  const step = fitStep;
+  const candidate = fitCandidate;
+  // Kept with the fit: its standard errors are read from it on demand.
   const hess = new Float64Array(free * free);
-  const sums = new WeightedSums();
+  const sums = fitSums;
   // The means at theta, kept from the objective's evaluation there (the next step's weights), and a candidate's.
   let mu = new Float64Array(n);
   let trial = new Float64Array(n);
@@ -229,7 +233,7 @@ export function fitDemandGlm(
   let previous = 0;
   // Whether the fit stopped on the predicted step: its last information matrix is then a step behind theta.
   let stoppedEarly = false;
-  const gradWeekday = new Float64Array(7);
+  const gradWeekday = fitGradWeekday;
   const { units, weekday, logPrice, promoted } = data;
   for (; iterations < 100 && !converged; iterations++) {
     sums.reset();
@@ -267,9 +271,8 @@ export function fitDemandGlm(
       grad[ij] = (grad[ij] ?? Number.NaN) - prec * ((theta[j] ?? Number.NaN) - (prior.mean[j] ?? 0));
       hess[ij * free + ij] = (hess[ij * free + ij] ?? Number.NaN) + prec + 1e-9;
     }
-    const step = choleskySolve(hess, grad, free);
-    positiveDefinite = step !== null;
-    if (!step) break;
+    positiveDefinite = choleskySolveInto(hess, grad, free, step);
+    if (!positiveDefinite) break;
     let full = 0;
     for (let j = 0; j < free; j++) full = Math.max(full, Math.abs(step[j] ?? Number.NaN));
     // A step below the tolerance is not taken: theta is where it converged, its means and information already read.
@@ -279,7 +282,7 @@ export function fitDemandGlm(
     }
     let scale = 1;
     let accepted = false;
-    const candidate = new Float64Array(theta);
+    candidate.set(theta);
     for (let halvings = 0; halvings < 30; halvings++) {
       for (let j = 0; j < PARAMS; j++) {
         const ij = index[j] ?? -1;
@@ -323,9 +326,7 @@ export function fitDemandGlm(
         // After an early stop the covariance is read at theta itself (as a fit that took the last step reads it
         // within 1e-8 of it), not at the point up to 1e-4 before.
         const information = stoppedEarly ? informationAt(data, mu, alpha, prior, index, free) : hess;
-        const factors = stoppedEarly
-          ? choleskySolve(information, new Float64Array(free), free) !== null
-          : positiveDefinite;
+        const factors = stoppedEarly ? isPositiveDefinite(information, free) : positiveDefinite;
         stdErrors = standardErrors(factors ? information : null, free, index, prior);
       }
       return stdErrors;
@@ -335,6 +336,18 @@ export function fitDemandGlm(
     means: mu,
   };
 }
+
+/**
+ * `fitDemandGlm`'s scratch, written before read in every call (`theta` in full, `grad` and `step` for the free
+ * parameters, `candidate` from theta each step, the sums reset each step): the fit runs ~300 times a plan, and its
+ * small typed arrays were a share of the plan's allocations.
+ */
+const fitTheta = new Float64Array(PARAMS);
+const fitGrad = new Float64Array(PARAMS);
+const fitStep = new Float64Array(PARAMS);
+const fitCandidate = new Float64Array(PARAMS);
+const fitGradWeekday = new Float64Array(7);
+const fitSums = new WeightedSums();
 
 /** The penalised information X'WX + prior precision of the free parameters at means `mu`, as the fit's loop builds it. */
 function informationAt(
@@ -390,7 +403,8 @@ function standardErrors(
 /** The fitted mean of every observation (units per day), offset included. */
 export function fittedMeans(data: GlmData, theta: readonly number[]): Float64Array {
   const out = new Float64Array(data.units.length);
-  const at = Float64Array.from({ length: PARAMS }, (_, j) => theta[j] ?? Number.NaN);
+  const at = meansTheta;
+  for (let j = 0; j < PARAMS; j++) at[j] = theta[j] ?? Number.NaN;
   penalisedLogLik(data, noPrior, at, 0, noneFree, out);
   return out;
 }
@@ -398,6 +412,7 @@ export function fittedMeans(data: GlmData, theta: readonly number[]): Float64Arr
 /** The prior and free parameters of `fittedMeans`' pass (its likelihood unread), arrays of the fit's kinds. */
 const noPrior = glmPrior(new Array<number>(PARAMS).fill(0), new Array<number>(PARAMS).fill(0));
 const noneFree = new Array<boolean>(PARAMS).fill(false);
+const meansTheta = new Float64Array(PARAMS);
 
 /**
  * exp of each weekday's intercept (`weekdayInterceptsOf`) into `weekdayScale` and of the slope times each distinct
