@@ -221,9 +221,12 @@ export function fitDemandGlm(
   // Kept with the fit: its standard errors are read from it on demand.
   const hess = new Float64Array(free * free);
   const sums = fitSums;
-  // The means at theta, kept from the objective's evaluation there (the next step's weights), and a candidate's.
-  let mu = new Float64Array(n);
-  let trial = new Float64Array(n);
+  // The means at theta, kept from the objective's evaluation there (the next step's weights), and a candidate's:
+  // the fit's own array and a scratch one, which trade places as steps are taken (the fit's means end in its own).
+  const means = new Float64Array(n);
+  if (fitTrial.length < n) fitTrial = new Float64Array(n);
+  let mu = means;
+  let trial = fitTrial;
   let objective = penalisedLogLik(data, prior, theta, alpha, isFree, mu);
   let iterations = 0;
   let converged = false;
@@ -317,6 +320,10 @@ export function fitDemandGlm(
     }
     previous = scale === 1 ? largest : 0;
   }
+  if (mu !== means) {
+    for (let i = 0; i < n; i++) means[i] = mu[i] ?? Number.NaN;
+    mu = means;
+  }
   // The covariance only when asked: a fit that is only a start or a round's means (half of a plan's) never reads it.
   let stdErrors: number[] | undefined;
   return {
@@ -333,7 +340,7 @@ export function fitDemandGlm(
     },
     iterations,
     converged,
-    means: mu,
+    means,
   };
 }
 
@@ -348,6 +355,8 @@ const fitStep = new Float64Array(PARAMS);
 const fitCandidate = new Float64Array(PARAMS);
 const fitGradWeekday = new Float64Array(7);
 const fitSums = new WeightedSums();
+/** `fitDemandGlm`'s candidate means, grown to the longest history met (its loops run over the data's days). */
+let fitTrial = new Float64Array(400);
 
 /** The penalised information X'WX + prior precision of the free parameters at means `mu`, as the fit's loop builds it. */
 function informationAt(

@@ -453,14 +453,15 @@ function prepare(
     const d = day[i] ?? 0;
     units[i] = r.units_sold;
     weekday[i] = weekdayOfDay(d);
-    const logPrice = Math.log(r.price / reference);
-    logPriceOfDay[i] = logPrice;
+    // The log once per distinct price: the days repeat a few dozen.
     let k = prices.get(r.price);
     if (k === undefined) {
       k = distinctLogPrices.length;
       prices.set(r.price, k);
-      distinctLogPrices.push(logPrice);
+      distinctLogPrices.push(Math.log(r.price / reference));
     }
+    const logPrice = distinctLogPrices[k] ?? Number.NaN;
+    logPriceOfDay[i] = logPrice;
     priceIndex[i] = k;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     promotedShare[i] = promoted;
