@@ -74,6 +74,9 @@ describe("fluidChoice", () => {
         const input: FluidInput = { prices, unitCost: 2, sales, volumes, stock };
         const plain = fluidChoice(input);
         expect(fluidChoice(input, volumeGroups(volumes), memo), `${n} day ${day}`).toEqual(plain);
+        // The season's own volumes from the day on, as a plan passes them (no copy of the tail).
+        const fromDay: FluidInput = { prices, unitCost: 2, sales, volumes: season, from: day, stock };
+        expect(fluidChoice(fromDay), `${n} day ${day} from`).toEqual(plain);
         stock = Math.max(0, stock - (sales[plain.index] ?? 0) * (volumes[0] ?? 1));
       }
     }
