@@ -243,48 +243,108 @@ let totalCalls = new Int32Array(32);
 let call = 0;
 
 /**
- * `volumeGroups` of every tail of `volumes` (from day `d` to the end, at index `d`), built from the end: a day
- * added in front moves its volume to the front (its first appearance), so each tail's groups come in the order and
- * with the counts `volumeGroups` gives it, without a scan of the tail per day.
+ * `volumeGroups` of the tails of a season's `volumes` (from day `d` to the end, `tailAt`), as one set of groups
+ * moved a day at a time: a plan asks each day's tail once, in order, and a tail's groups differ from the day
+ * before's by that day alone (its volume's count falls by one, and the volume moves to the place of its next day in
+ * the order of first appearance, or leaves). Groups kept for every day were three allocations a day and product.
  */
-export function tailGroups(volumes: ArrayLike<number>): VolumeGroups[] {
-  const out = new Array<VolumeGroups>(volumes.length);
-  let distinct: number[] = [];
-  let days: number[] = [];
+export interface SeasonTails {
+  readonly volumes: ArrayLike<number>;
+  /** By day: the next day of the same volume (SameValueZero, as `volumeGroups`' Map matches its keys), else -1. */
+  readonly next: Int32Array;
+  /** The day the groups are of (-1 before the first ask). */
+  day: number;
+  /** Each group's first day, in the groups' order. */
+  readonly firsts: number[];
+  readonly groups: { readonly volumes: number[]; readonly days: number[]; least: number; most: number };
+}
+
+export function seasonTails(volumes: ArrayLike<number>): SeasonTails {
+  const next = new Int32Array(volumes.length);
+  const later = new Map<number, number>();
   for (let d = volumes.length - 1; d >= 0; d--) {
     const v = volumes[d] ?? 0;
-    // SameValueZero, as the Map of `volumeGroups` matches its keys.
-    let at = -1;
-    for (let g = 0; g < distinct.length; g++) {
-      const x = distinct[g] as number;
-      if (x === v || (Number.isNaN(x) && Number.isNaN(v))) {
-        at = g;
-        break;
-      }
-    }
-    // Fresh arrays per tail (each tail's groups are kept): the volume first, the others in their order.
-    const n = at < 0 ? distinct.length + 1 : distinct.length;
-    const nextDistinct = new Array<number>(n);
-    const nextDays = new Array<number>(n);
-    nextDistinct[0] = v;
-    nextDays[0] = at < 0 ? 1 : (days[at] ?? 0) + 1;
-    let least = v;
-    let most = v;
-    for (let g = 0, k = 1; g < distinct.length; g++) {
-      if (g === at) continue;
-      const x = distinct[g] as number;
-      nextDistinct[k] = x;
-      nextDays[k] = days[g] as number;
-      k++;
-      // Math.min / max of a list is their fold, so this is `volumeGroups`' Math.min(...distinct) to the bit.
-      least = Math.min(least, x);
-      most = Math.max(most, x);
-    }
-    distinct = nextDistinct;
-    days = nextDays;
-    out[d] = { volumes: distinct, days, least, most };
+    next[d] = later.get(v) ?? -1;
+    later.set(v, d);
   }
-  return out;
+  return {
+    volumes,
+    next,
+    day: -1,
+    firsts: [],
+    groups: { volumes: [], days: [], least: Number.NaN, most: Number.NaN },
+  };
+}
+
+/**
+ * The days from `d` on grouped by volume, as `volumeGroups` groups them: the tails' own groups, valid until the
+ * next ask. A day after the last asked moves them on; an earlier one builds them again.
+ */
+export function tailAt(tails: SeasonTails, d: number): VolumeGroups {
+  const { volumes, next, firsts, groups } = tails;
+  if (d >= volumes.length || d < 0) return volumeGroups(volumes, Math.max(0, d));
+  if (d === tails.day) return groups;
+  if (tails.day < 0 || d < tails.day || d - tails.day > volumes.length - d) {
+    firsts.length = 0;
+    groups.volumes.length = 0;
+    groups.days.length = 0;
+    // Each volume's first day from `d` on, in order, and its count from there.
+    for (let e = d; e < volumes.length; e++) {
+      const v = volumes[e] ?? 0;
+      let at = -1;
+      for (let g = 0; g < groups.volumes.length; g++) {
+        const x = groups.volumes[g] as number;
+        if (x === v || (Number.isNaN(x) && Number.isNaN(v))) {
+          at = g;
+          break;
+        }
+      }
+      if (at < 0) {
+        firsts.push(e);
+        groups.volumes.push(v);
+        groups.days.push(1);
+      } else groups.days[at] = (groups.days[at] as number) + 1;
+    }
+  } else {
+    for (let day = tails.day; day < d; day++) {
+      // The day leaving is the first group's first day.
+      const count = (groups.days[0] as number) - 1;
+      const first = next[day] as number;
+      const size = groups.volumes.length;
+      let k = 1;
+      if (count === 0) {
+        for (; k < size; k++) {
+          firsts[k - 1] = firsts[k] as number;
+          groups.volumes[k - 1] = groups.volumes[k] as number;
+          groups.days[k - 1] = groups.days[k] as number;
+        }
+        firsts.length = size - 1;
+        groups.volumes.length = size - 1;
+        groups.days.length = size - 1;
+        continue;
+      }
+      for (; k < size && (firsts[k] as number) < first; k++) {
+        firsts[k - 1] = firsts[k] as number;
+        groups.volumes[k - 1] = groups.volumes[k] as number;
+        groups.days[k - 1] = groups.days[k] as number;
+      }
+      firsts[k - 1] = first;
+      groups.volumes[k - 1] = volumes[first] ?? 0;
+      groups.days[k - 1] = count;
+    }
+  }
+  tails.day = d;
+  // Math.min / max of a list is their fold, so this is `volumeGroups`' Math.min(...distinct) to the bit.
+  let least = groups.volumes[0] as number;
+  let most = least;
+  for (let g = 1; g < groups.volumes.length; g++) {
+    const x = groups.volumes[g] as number;
+    least = Math.min(least, x);
+    most = Math.max(most, x);
+  }
+  groups.least = least;
+  groups.most = most;
+  return groups;
 }
 
 /** Expected season sales under bid `bid`, where `shared` is `sharedOf` at that bid. */

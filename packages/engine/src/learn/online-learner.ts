@@ -44,7 +44,9 @@ import {
   type FluidMemo,
   fluidChoice,
   fluidMemo,
-  tailGroups,
+  type SeasonTails,
+  seasonTails,
+  tailAt,
   type VolumeGroups,
   volumeGroups,
 } from "./fluid-allocation.js";
@@ -136,8 +138,8 @@ interface Season {
   readonly last: number;
   /** The volume of each day of the season from the plan's today (`day` 0) to its last day. */
   readonly volumes: Float64Array;
-  /** `volumeGroups` of the season's days from each day on (`tailGroups`), once a plan with a stock asks. */
-  tails: readonly VolumeGroups[] | null;
+  /** `volumeGroups` of the season's days from each day on (`seasonTails`), once a plan with a stock asks. */
+  tails: SeasonTails | null;
   /**
    * The plan's Thompson draw of every price's expected sales a day at volume 1, and the uniform each date's draw
    * from its plan's mix of two prices takes (by day from the plan's today, drawn in order as far as asked).
@@ -406,8 +408,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const groupsOf = (belief: ProductBelief): VolumeGroups => {
     if (!belief.inSeason) return volumeGroups(belief.volumes, belief.from);
     const season = belief.season;
-    season.tails ??= tailGroups(season.volumes);
-    return season.tails[belief.from] ?? volumeGroups(belief.volumes, belief.from);
+    season.tails ??= seasonTails(season.volumes);
+    return tailAt(season.tails, belief.from);
   };
 
   /** The plan's band draws of price `k`'s posterior, drawn on first use. */
