@@ -152,6 +152,8 @@ interface Season {
   guardRng: Uniform | null;
   /** By price index: the band's draws of that price's posterior (`bandDraws`), once asked. */
   readonly bands: (BandDraws | undefined)[];
+  /** The band draws' stream: every price's draws start from it (`bandDraws`), so it is drawn once and replayed. */
+  units: RecordedStream | null;
   /** The view's `soldSpan`, which every row's choice asks (the sales do not change while a plan is made). */
   readonly sold: SoldSpan | null;
 }
@@ -373,6 +375,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         guard: [],
         guardRng: null,
         bands: [],
+        units: null,
         sold: soldSpan(view.byPrice),
       };
       view.season = season;
@@ -416,7 +419,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const bandDraws = (belief: ProductBelief, id: string, k: number): BandDraws => {
     let draws = belief.season.bands[k];
     if (draws === undefined) {
-      const rng = seededUniform(`${input.seed}:${id}:${belief.season.date}:units`);
+      belief.season.units ??= recordedStream(
+        seededUniform(`${input.seed}:${id}:${belief.season.date}:units`),
+      );
+      const rng = replay(belief.season.units);
       const shape = belief.view.posterior[k]?.shape ?? 0;
       const stray = belief.view.fitted.level.strayVariance;
       const weeks = new Float64Array(QUANTILE_DRAWS);
@@ -1101,6 +1107,34 @@ function unitsQuantiles(
     }
   }
   return intervalOf(massScratch, size, (units) => massPresent[units] === 1);
+}
+
+/** A stream's uniforms as drawn, so that each reader of the stream from its start replays them (`replay`). */
+interface RecordedStream {
+  readonly rng: Uniform;
+  values: Float64Array;
+  length: number;
+}
+
+function recordedStream(rng: Uniform): RecordedStream {
+  return { rng, values: new Float64Array(512), length: 0 };
+}
+
+/** The stream from its start: its recorded uniforms, then new ones drawn and recorded. */
+function replay(stream: RecordedStream): Uniform {
+  let at = 0;
+  return () => {
+    if (at < stream.length) return stream.values[at++] as number;
+    const u = stream.rng();
+    if (stream.length === stream.values.length) {
+      const values = new Float64Array(2 * stream.length);
+      values.set(stream.values);
+      stream.values = values;
+    }
+    stream.values[stream.length++] = u;
+    at++;
+    return u;
+  };
 }
 
 /** The rates of a band's posterior draws. */
