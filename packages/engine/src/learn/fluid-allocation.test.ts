@@ -1,6 +1,13 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { type FluidInput, fluidChoice, fluidMemo, tailGroups, volumeGroups } from "./fluid-allocation.js";
+import {
+  type FluidInput,
+  fluidChoice,
+  fluidMemo,
+  seasonTails,
+  tailAt,
+  volumeGroups,
+} from "./fluid-allocation.js";
 
 // Ferreira, Simchi-Levi & Wang's market: one customer a day.
 const prices = [29.9, 34.9, 39.9, 44.9];
@@ -52,10 +59,14 @@ describe("fluidChoice", () => {
     const rng = seedrandom("tail-groups");
     const weekday = Array.from({ length: 7 }, () => 0.5 + rng());
     const season = Array.from({ length: 120 }, (_, d) => (weekday[d % 7] ?? 1) * (d % 17 === 3 ? 1.4 : 1));
-    const tails = tailGroups(season);
+    const tails = seasonTails(season);
     season.forEach((_, d) => {
-      expect(tails[d], String(d)).toEqual(volumeGroups(season.slice(d)));
+      expect(tailAt(tails, d), String(d)).toEqual(volumeGroups(season.slice(d)));
     });
+    // Asked out of order (a date again, one earlier, a jump ahead): built again, or moved on day by day.
+    for (const d of [40, 40, 7, 9, 60, 119, 0, 118, 3]) {
+      expect(tailAt(tails, d), `again ${d}`).toEqual(volumeGroups(season.slice(d)));
+    }
   });
 
   it("chooses the same through a memo kept across a plan's days, stock and days left changing", () => {
@@ -74,6 +85,9 @@ describe("fluidChoice", () => {
         const input: FluidInput = { prices, unitCost: 2, sales, volumes, stock };
         const plain = fluidChoice(input);
         expect(fluidChoice(input, volumeGroups(volumes), memo), `${n} day ${day}`).toEqual(plain);
+        // The season's own volumes from the day on, as a plan passes them (no copy of the tail).
+        const fromDay: FluidInput = { prices, unitCost: 2, sales, volumes: season, from: day, stock };
+        expect(fluidChoice(fromDay), `${n} day ${day} from`).toEqual(plain);
         stock = Math.max(0, stock - (sales[plain.index] ?? 0) * (volumes[0] ?? 1));
       }
     }

@@ -44,7 +44,9 @@ import {
   type FluidMemo,
   fluidChoice,
   fluidMemo,
-  tailGroups,
+  type SeasonTails,
+  seasonTails,
+  tailAt,
   type VolumeGroups,
   volumeGroups,
 } from "./fluid-allocation.js";
@@ -136,8 +138,8 @@ interface Season {
   readonly last: number;
   /** The volume of each day of the season from the plan's today (`day` 0) to its last day. */
   readonly volumes: Float64Array;
-  /** `volumeGroups` of the season's days from each day on (`tailGroups`), once a plan with a stock asks. */
-  tails: readonly VolumeGroups[] | null;
+  /** `volumeGroups` of the season's days from each day on (`seasonTails`), once a plan with a stock asks. */
+  tails: SeasonTails | null;
   /**
    * The plan's Thompson draw of every price's expected sales a day at volume 1, and the uniform each date's draw
    * from its plan's mix of two prices takes (by day from the plan's today, drawn in order as far as asked).
@@ -150,6 +152,10 @@ interface Season {
   guardRng: Uniform | null;
   /** By price index: the band's draws of that price's posterior (`bandDraws`), once asked. */
   readonly bands: (BandDraws | undefined)[];
+  /** The band draws' stream: every price's draws start from it (`bandDraws`), so it is drawn once and replayed. */
+  units: RecordedStream | null;
+  /** The view's `soldSpan`, which every row's choice asks (the sales do not change while a plan is made). */
+  readonly sold: SoldSpan | null;
 }
 
 /** `QUANTILE_DRAWS` draws of a price's rate: each its week's stray level and its Gamma posterior draw's parts. */
@@ -174,8 +180,12 @@ interface WalkedBand {
 /** One product's belief on one date (`onlineLearner`'s `beliefOf`): its view, and the date's days left. */
 interface ProductBelief {
   readonly view: ProductView;
-  /** Weekday volume of each day left in the season, from `date`, times a planned promotion's lift. */
+  /**
+   * Weekday volume of each day left in the season from index `from` (`date`'s), times a planned promotion's lift:
+   * the season's own volumes, not a view of them (a plan asks ~9,000 dates).
+   */
   readonly volumes: Float64Array;
+  readonly from: number;
   readonly daysLeft: number;
   /** Whether `volumes` are the season's from the date on (else the date lies outside the plan's season). */
   readonly inSeason: boolean;
@@ -365,15 +375,17 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         guard: [],
         guardRng: null,
         bands: [],
+        units: null,
+        sold: soldSpan(view.byPrice),
       };
       view.season = season;
     }
     const daysLeft = season.last - at + 1;
     const inSeason = daysLeft >= 1 && at >= today;
     const volumes = inSeason
-      ? season.volumes.subarray(at - today)
+      ? season.volumes
       : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
-    return { view, volumes, daysLeft, inSeason, day: at, season };
+    return { view, volumes, from: inSeason ? at - today : 0, daysLeft, inSeason, day: at, season };
   };
 
   /**
@@ -397,28 +409,20 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
 
   /** The days left of `belief`'s date grouped by volume (`volumeGroups`), from the season's tails where it can. */
   const groupsOf = (belief: ProductBelief): VolumeGroups => {
-    if (!belief.inSeason) return volumeGroups(belief.volumes);
+    if (!belief.inSeason) return volumeGroups(belief.volumes, belief.from);
     const season = belief.season;
-    season.tails ??= tailGroups(season.volumes);
-    return season.tails[belief.day - season.today] ?? volumeGroups(belief.volumes);
-  };
-
-  /** The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use. */
-  const guardDraw = (belief: ProductBelief, id: string, k: number): readonly number[] => {
-    const season = belief.season;
-    while (season.guard.length <= k) {
-      season.guardRng ??= seededUniform(`${input.seed}:${id}:${season.date}:guard-draws`);
-      const { fitted, edges, prices, byPrice, priorDays } = belief.view;
-      season.guard.push(drawRates(season.guardRng, fitted, edges, prices, byPrice, priorDays));
-    }
-    return season.guard[k] as readonly number[];
+    season.tails ??= seasonTails(season.volumes);
+    return tailAt(season.tails, belief.from);
   };
 
   /** The plan's band draws of price `k`'s posterior, drawn on first use. */
   const bandDraws = (belief: ProductBelief, id: string, k: number): BandDraws => {
     let draws = belief.season.bands[k];
     if (draws === undefined) {
-      const rng = seededUniform(`${input.seed}:${id}:${belief.season.date}:units`);
+      belief.season.units ??= recordedStream(
+        seededUniform(`${input.seed}:${id}:${belief.season.date}:units`),
+      );
+      const rng = replay(belief.season.units);
       const shape = belief.view.posterior[k]?.shape ?? 0;
       const stray = belief.view.fitted.level.strayVariance;
       const weeks = new Float64Array(QUANTILE_DRAWS);
@@ -454,7 +458,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     // The planned promotion's day is the season's own volume (`volumeOn`, the same product to the bit).
     const volume =
       promoted === undefined && belief.inSeason
-        ? (belief.volumes[0] as number)
+        ? (belief.volumes[belief.from] as number)
         : (belief.view.fitted.weekdayFactors[weekdayOfDay(belief.day)] ?? 1) *
           calendarLift(belief.view.fitted, belief.day) *
           liftOn(belief.view.fitted, belief.day, promoted);
@@ -503,7 +507,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const belief = beliefOf(state, date, day);
       if (belief === null) return null;
       const view = belief.view;
-      const { distribution, prices, byPrice, meanSales, curveSales } = view;
+      const { prices, meanSales, curveSales } = view;
       const id = state.product.product_id;
       const season = belief.season;
       const u = thompsonPick(belief, id, belief.day - season.today);
@@ -512,39 +516,25 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // closures: a row is priced ~9,000 times a plan.
       const groups = Number.isFinite(stock) ? groupsOf(belief) : undefined;
       const { memos } = season;
-      const meanPlan = planDay(prices, unitCost, meanSales, belief.volumes, stock, groups, memos.mean);
-      const drawnPlan = planDay(
-        prices,
-        unitCost,
-        drawnSales(season),
-        belief.volumes,
-        stock,
-        groups,
-        memos.drawn,
-      );
+      const meanPlan = planDay(prices, unitCost, meanSales, belief, stock, groups, memos.mean);
+      const drawnPlan = planDay(prices, unitCost, drawnSales(season), belief, stock, groups, memos.drawn);
       const drawn = u < drawnPlan.lowerBidWeight ? drawnPlan.lowerBidIndex : drawnPlan.index;
       const bid = meanPlan.bid;
       // Today's margin of each price at the posterior mean (whose expected sales the view keeps), net of the mean
       // plan's bid on the stock.
-      const worth = new Array<number>(prices.length);
+      if (worthScratch.length < prices.length) worthScratch = new Float64Array(2 * prices.length);
+      const worth = worthScratch;
       for (let i = 0; i < prices.length; i++)
         worth[i] = ((prices[i] ?? 0) - unitCost - bid) * (meanSales[i] ?? 0);
       // `cautious` raises the price above the prices sold at on the posterior mean's word only for a clear gain, as it
       // leaves them on a draw's (`riseOrStay`).
       const meanChoice = meanPlan.lowerBidWeight > 0.5 ? meanPlan.lowerBidIndex : meanPlan.index;
-      const mean = exploration === "cautious" ? riseOrStay(meanChoice, worth, byPrice) : meanChoice;
+      const mean = exploration === "cautious" ? riseOrStay(meanChoice, worth, season.sold) : meanChoice;
       // `off` does not explore: the posterior mean's price, inside the prices sold at.
       const sampled =
         exploration === "off"
           ? mean
-          : exploration === "free" ||
-              affordable(
-                drawn,
-                mean,
-                worth,
-                (i) => hopefulMargin(view, i, belief.daysLeft, unitCost, bid),
-                byPrice,
-              )
+          : exploration === "free" || affordable(drawn, mean, worth, belief, unitCost, bid)
             ? drawn
             : mean;
       // A price the posterior mean rates above the anchor's (the curve's where `anchors` allows, else the rule's),
@@ -555,7 +545,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const asks = exploration !== "free" && rulePrice !== undefined && sampled !== rule;
       let curve = -1;
       if (asks) {
-        const c = planDay(prices, unitCost, curveSales, belief.volumes, stock, groups, memos.curve);
+        const c = planDay(prices, unitCost, curveSales, belief, stock, groups, memos.curve);
         curve = c.lowerBidWeight > 0.5 ? c.lowerBidIndex : c.index;
       }
       const anchor = view.anchors[curve] === true ? curve : rule;
@@ -564,7 +554,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         anchor >= 0 &&
         sampled !== curve &&
         (sampled === mean || (worth[sampled] ?? 0) > (worth[anchor] ?? 0)) &&
-        !beatsAnchor(sampled, anchor, prices, unitCost, bid, distribution, (k) => guardDraw(belief, id, k));
+        !beatsAnchor(sampled, anchor, unitCost, bid, belief, input.seed, id);
       const charged = held ? anchor : sampled;
       const price = prices[charged] ?? state.product.base_price;
       const units = unitsOf(belief, state, stock, price);
@@ -585,7 +575,7 @@ function planDay(
   prices: readonly number[],
   unitCost: number,
   sales: readonly number[],
-  volumes: Float64Array,
+  belief: ProductBelief,
   stock: number,
   groups: VolumeGroups | undefined,
   memo: FluidMemo,
@@ -594,7 +584,8 @@ function planDay(
   dayInput.prices = prices;
   dayInput.unitCost = unitCost;
   dayInput.sales = sales;
-  dayInput.volumes = volumes;
+  dayInput.volumes = belief.volumes;
+  dayInput.from = belief.from;
   dayInput.stock = stock;
   return fluidChoice(dayInput, groups, memo);
 }
@@ -604,8 +595,12 @@ const dayInput: { -readonly [K in keyof FluidInput]: FluidInput[K] } = {
   unitCost: 0,
   sales: [],
   volumes: [],
+  from: 0,
   stock: 0,
 };
+
+/** Each row's margins of its prices (`priceOn`'s `worth`), read before the next row rewrites them. */
+let worthScratch = new Float64Array(64);
 
 /** The plan's Thompson draw's expected sales (drawn by `thompsonPick` before any date reads them). */
 function drawnSales(season: Season): readonly number[] {
@@ -642,25 +637,26 @@ function ruleIndex(prices: readonly number[], rulePrice: number): number {
 
 /**
  * Whether the price `chosen` earns more than the anchor's price (`anchor`) in at least `RULE_CONFIDENCE` of
- * `RULE_DRAWS` posterior draws (`draw(k)`, each every price's rate), each price's margin net of the mean plan's `bid`.
- * The count stops once it is decided either way: the draws serve this question alone, so the answer is the full
- * count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
+ * `RULE_DRAWS` posterior draws (`guardDraw`, each every price's rate), each price's margin net of the mean plan's
+ * `bid`. The count stops once it is decided either way: the draws serve this question alone, so the answer is the
+ * full count's, and a plan's guard took 16 draws on average instead of 40 (`bench:inference`).
  */
 function beatsAnchor(
   chosen: number,
   anchor: number,
-  prices: readonly number[],
   unitCost: number,
   bid: number,
-  distribution: DemandDistribution,
-  draw: (k: number) => readonly number[],
+  belief: ProductBelief,
+  seed: string | number,
+  id: string,
 ): boolean {
+  const { prices, distribution } = belief.view;
   const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
   const chosenMargin = (prices[chosen] ?? 0) - unitCost - bid;
   const anchorMargin = (prices[anchor] ?? 0) - unitCost - bid;
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
-    const rates = draw(k);
+    const rates = guardDraw(belief, seed, id, k);
     const atChosen = chosenMargin * expectedDemand(distribution, rates[chosen] ?? 0);
     const atAnchor = anchorMargin * expectedDemand(distribution, rates[anchor] ?? 0);
     if (atChosen > atAnchor) wins++;
@@ -668,6 +664,20 @@ function beatsAnchor(
     if (k + 1 - wins > RULE_DRAWS - needed) return false;
   }
   return false;
+}
+
+/**
+ * The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use from the product's (`id`) guard
+ * stream under the learner's `seed`.
+ */
+function guardDraw(belief: ProductBelief, seed: string | number, id: string, k: number): readonly number[] {
+  const season = belief.season;
+  while (season.guard.length <= k) {
+    season.guardRng ??= seededUniform(`${seed}:${id}:${season.date}:guard-draws`);
+    const { fitted, edges, prices, byPrice, priorDays } = belief.view;
+    season.guard.push(drawRates(season.guardRng, fitted, edges, prices, byPrice, priorDays));
+  }
+  return season.guard[k] as readonly number[];
 }
 
 /**
@@ -682,22 +692,29 @@ function beatsAnchor(
 function affordable(
   drawn: number,
   mean: number,
-  worth: readonly number[],
-  hopeful: (i: number) => number,
-  byPrice: readonly PriceSales[],
+  worth: ArrayLike<number>,
+  belief: ProductBelief,
+  unitCost: number,
+  bid: number,
 ): boolean {
   if (drawn === mean) return true;
-  const sold = soldSpan(byPrice);
-  if (sold !== null && (drawn < sold.lo || drawn > sold.hi))
-    return stayInside(drawn, worth, byPrice) === drawn;
+  const { view, daysLeft } = belief;
+  const byPrice = view.byPrice;
+  const sold = belief.season.sold;
+  if (sold !== null && (drawn < sold.lo || drawn > sold.hi)) return stayInside(drawn, worth, sold) === drawn;
   // A price with under `CONFIRM_DAYS` of sales is still being tried: one unlucky day must not shut it for good.
   if ((byPrice[drawn]?.exposure ?? 0) < CONFIRM_DAYS) return true;
   const best = worth[mean] ?? 0;
-  return hopeful(drawn) >= best - EXPLORE_COST * Math.abs(best);
+  return hopefulMargin(view, drawn, daysLeft, unitCost, bid) >= best - EXPLORE_COST * Math.abs(best);
+}
+
+interface SoldSpan {
+  readonly lo: number;
+  readonly hi: number;
 }
 
 /** The first and last of the learner's prices with sales, null without any. */
-function soldSpan(byPrice: readonly PriceSales[]): { lo: number; hi: number } | null {
+function soldSpan(byPrice: readonly PriceSales[]): SoldSpan | null {
   const lo = byPrice.findIndex((s) => s.exposure > 0);
   return lo < 0 ? null : { lo, hi: byPrice.findLastIndex((s) => s.exposure > 0) };
 }
@@ -706,8 +723,7 @@ function soldSpan(byPrice: readonly PriceSales[]): { lo: number; hi: number } | 
  * `chosen`, or where it lies outside the prices sold at and the posterior mean does not expect it to earn `LEAVE_GAIN`
  * more than the best price inside, that price: the fitted family is least trustworthy where it has no sales.
  */
-function stayInside(chosen: number, worth: readonly number[], byPrice: readonly PriceSales[]): number {
-  const sold = soldSpan(byPrice);
+function stayInside(chosen: number, worth: ArrayLike<number>, sold: SoldSpan | null): number {
   if (sold === null || (chosen >= sold.lo && chosen <= sold.hi)) return chosen;
   let best = sold.lo;
   for (let i = sold.lo; i <= sold.hi; i++) if ((worth[i] ?? 0) > (worth[best] ?? 0)) best = i;
@@ -724,9 +740,8 @@ function stayInside(chosen: number, worth: readonly number[], byPrice: readonly 
  * keep the curve's word: the same test on them stopped `unlimited-stock`'s walk towards an optimum half its usual
  * price early (87.1 -> 79.9 % of the optimum over 10 seeds).
  */
-function riseOrStay(chosen: number, worth: readonly number[], byPrice: readonly PriceSales[]): number {
-  const sold = soldSpan(byPrice);
-  return sold === null || chosen <= sold.hi ? chosen : stayInside(chosen, worth, byPrice);
+function riseOrStay(chosen: number, worth: ArrayLike<number>, sold: SoldSpan | null): number {
+  return sold === null || chosen <= sold.hi ? chosen : stayInside(chosen, worth, sold);
 }
 
 /**
@@ -1092,6 +1107,34 @@ function unitsQuantiles(
     }
   }
   return intervalOf(massScratch, size, (units) => massPresent[units] === 1);
+}
+
+/** A stream's uniforms as drawn, so that each reader of the stream from its start replays them (`replay`). */
+interface RecordedStream {
+  readonly rng: Uniform;
+  values: Float64Array;
+  length: number;
+}
+
+function recordedStream(rng: Uniform): RecordedStream {
+  return { rng, values: new Float64Array(512), length: 0 };
+}
+
+/** The stream from its start: its recorded uniforms, then new ones drawn and recorded. */
+function replay(stream: RecordedStream): Uniform {
+  let at = 0;
+  return () => {
+    if (at < stream.length) return stream.values[at++] as number;
+    const u = stream.rng();
+    if (stream.length === stream.values.length) {
+      const values = new Float64Array(2 * stream.length);
+      values.set(stream.values);
+      stream.values = values;
+    }
+    stream.values[stream.length++] = u;
+    at++;
+    return u;
+  };
 }
 
 /** The rates of a band's posterior draws. */
