@@ -394,45 +394,98 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       }
       if (date >= startDate) {
-        // Built field by field in the order the rows have always had (their JSON is served and digested): ~9,000
-        // rows a plan, and spreading a row into each source's variant cost more than pricing it.
-        const row = {
-          product_id: state.product.product_id,
-          date,
-          price: roundToMinor(price, state.product.currency),
-          currency: state.product.currency,
-          base_price: state.product.base_price,
-          rule_price: rule,
-          expected_units: round4(units),
-          expected_revenue: roundToMinor(units * price, state.product.currency),
-          lowest_price_30d: lowestPrice30d(lane, t),
-        } as RowDraft;
-        if (override !== undefined) row.override_id = override.override_id;
-        if (candidate.damped) row.jump_damped = true;
+        const expectedUnits = round4(units);
+        let source: PlannedPrice["source"];
+        let modelId: string | null;
+        // The band's fields, where the row carries them (scalars: an object a row was one more allocation).
+        let banded = false;
+        let p10 = 0;
+        let p90 = 0;
+        let exploratory = false;
         if (pin !== null) {
-          const band = advisor?.band(state, date, price, stock, promoted);
-          row.source = "override";
-          row.model_id = null;
-          if (band !== undefined) {
-            row.expected_units_p10 = Math.min(band.p10, row.expected_units);
-            row.expected_units_p90 = Math.max(band.p90, row.expected_units);
-            row.exploratory = false;
+          const b = advisor?.band(state, date, price, stock, promoted);
+          source = "override";
+          modelId = null;
+          if (b !== undefined) {
+            banded = true;
+            p10 = b.p10;
+            p90 = b.p90;
           }
         } else if (online !== null) {
           // Without a model the learner starts from the rule's prices: the rows say no model serves.
-          row.source = active.source;
-          row.model_id = active.source === "rule" ? null : (input.learner?.modelId ?? null);
-          row.expected_units_p10 = Math.min(online.unitsP10, row.expected_units);
-          row.expected_units_p90 = Math.max(online.unitsP90, row.expected_units);
-          row.exploratory = online.exploratory;
+          source = active.source;
+          modelId = active.source === "rule" ? null : (input.learner?.modelId ?? null);
+          banded = true;
+          p10 = online.unitsP10;
+          p90 = online.unitsP90;
+          exploratory = online.exploratory;
         } else {
-          const band = advisor?.band(state, date, price, stock, promoted);
-          row.source = learned === null ? "rule" : active.source;
-          row.model_id = learned === null ? null : active.modelId;
-          if (advisor !== undefined && band !== undefined) {
-            row.expected_units_p10 = Math.min(band.p10, row.expected_units);
-            row.expected_units_p90 = Math.max(band.p90, row.expected_units);
-            row.exploratory = learned !== null && advisor.outside(state, price);
+          const b = advisor?.band(state, date, price, stock, promoted);
+          source = learned === null ? "rule" : active.source;
+          modelId = learned === null ? null : active.modelId;
+          if (advisor !== undefined && b !== undefined) {
+            banded = true;
+            p10 = b.p10;
+            p90 = b.p90;
+            exploratory = learned !== null && advisor.outside(state, price);
+          }
+        }
+        // In the order the rows have always had (their JSON is served and digested), each shape in one literal
+        // where it can be: ~9,000 rows a plan, and a row grown field by field past its literal's fields
+        // reallocated their store (spreading a row into each source's variant cost more than pricing it).
+        const currency = state.product.currency;
+        let row: RowDraft;
+        if (override === undefined && !candidate.damped && banded) {
+          row = {
+            product_id: state.product.product_id,
+            date,
+            price: roundToMinor(price, currency),
+            currency,
+            base_price: state.product.base_price,
+            rule_price: rule,
+            expected_units: expectedUnits,
+            expected_revenue: roundToMinor(units * price, currency),
+            lowest_price_30d: lowestPrice30d(lane, t),
+            source,
+            model_id: modelId,
+            expected_units_p10: Math.min(p10, expectedUnits),
+            expected_units_p90: Math.max(p90, expectedUnits),
+            exploratory,
+          };
+        } else if (override === undefined && !candidate.damped) {
+          row = {
+            product_id: state.product.product_id,
+            date,
+            price: roundToMinor(price, currency),
+            currency,
+            base_price: state.product.base_price,
+            rule_price: rule,
+            expected_units: expectedUnits,
+            expected_revenue: roundToMinor(units * price, currency),
+            lowest_price_30d: lowestPrice30d(lane, t),
+            source,
+            model_id: modelId,
+          };
+        } else {
+          row = {
+            product_id: state.product.product_id,
+            date,
+            price: roundToMinor(price, currency),
+            currency,
+            base_price: state.product.base_price,
+            rule_price: rule,
+            expected_units: expectedUnits,
+            expected_revenue: roundToMinor(units * price, currency),
+            lowest_price_30d: lowestPrice30d(lane, t),
+          } as RowDraft;
+          if (override !== undefined) row.override_id = override.override_id;
+          if (candidate.damped) row.jump_damped = true;
+          row.source = source;
+          row.model_id = modelId;
+          if (banded) {
+            row.expected_units_p10 = Math.min(p10, expectedUnits);
+            row.expected_units_p90 = Math.max(p90, expectedUnits);
+            row.exploratory = exploratory;
           }
         }
         if (input.explain)
