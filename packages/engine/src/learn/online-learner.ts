@@ -935,10 +935,18 @@ function salesByGridPrice(
   let movedPrice = Number.NaN;
   let movedTo = Number.NaN;
   let moved = 1;
+  // And the grid price nearest the price charged, searched once per run of days at one price.
+  let searched = false;
+  let searchedPrice = Number.NaN;
+  let k = 0;
   for (let i = 0; i < days.count; i++) {
     const price = days.price[i] ?? Number.NaN;
     if (price < first - halfStep || price > last + halfStep) continue;
-    const k = nearestPriceIndex(prices, price);
+    if (!searched || !Object.is(price, searchedPrice)) {
+      searched = true;
+      searchedPrice = price;
+      k = nearestPriceIndex(prices, price);
+    }
     const p = prices[k];
     const b = blocks[k];
     if (p === undefined || b === undefined) continue;
@@ -966,8 +974,17 @@ function monotoneSales(byPrice: readonly PriceSales[], i: number, own: PriceSale
   const held = (s: PriceSales | undefined): s is PriceSales => s !== undefined && s.exposure >= SEEN_DAYS;
   const rate = (s: PriceSales, sign: 1 | -1) =>
     (s.units + sign * OUTLIER_SE * Math.sqrt(Math.max(s.units, 1))) / s.exposure;
-  const above = byPrice.slice(i + 1).find(held);
-  const below = byPrice.slice(0, i).findLast(held);
+  // Searched in place: two slices of the grid's sales a grid price, only to find one entry in each.
+  let above: PriceSales | undefined;
+  for (let k = i + 1; k < byPrice.length && above === undefined; k++) {
+    const s = byPrice[k];
+    if (held(s)) above = s;
+  }
+  let below: PriceSales | undefined;
+  for (let k = Math.min(i, byPrice.length) - 1; k >= 0 && below === undefined; k--) {
+    const s = byPrice[k];
+    if (held(s)) below = s;
+  }
   const floor = above === undefined ? 0 : rate(above, -1);
   const ceiling = below === undefined ? Number.POSITIVE_INFINITY : rate(below, 1);
   if (rate(own, 1) < floor) return { exposure: own.exposure, units: floor * own.exposure };
