@@ -285,12 +285,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const grid = insideGuardrailsOnly(input.grids?.get(id) ?? state.setup.prices, state);
     if (grid.length === 0) return null;
     const history = rows.get(id) ?? [];
-    const priceDays = new Map<number, number>();
     const currency = state.product.currency;
-    for (const r of history) {
-      const price = roundToMinor(r.price, currency);
-      priceDays.set(price, (priceDays.get(price) ?? 0) + 1);
-    }
+    const priceDays = priceDaysOf(history, currency);
+    // Read only while this view is built: the columns are shared (`evidence`).
     const days = evidenceOf(fitted, history);
     const alpha = overdispersionOf(distribution);
     const gridSales = salesByGridPrice(fitted, grid, days, alpha);
@@ -309,7 +306,7 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       stdError: fitted.stdErrors.elasticity,
     });
     const priorDays = priorStrengths(fitted, prices, byPrice, distribution);
-    const held = priceRange([...priceDays].flatMap(([p, days]) => (days >= SEEN_DAYS ? [p] : [])));
+    const held = heldRange(priceDays);
     const posterior = packedMap(prices, (p, i) =>
       ratePosterior(byPrice[i], priorRate(fitted, edges, p), priorDays[i] ?? 0),
     );
@@ -745,6 +742,43 @@ function riseOrStay(chosen: number, worth: ArrayLike<number>, sold: SoldSpan | n
 }
 
 /**
+ * Days sold at each price (to the currency's minor unit), keyed in the order the prices were first charged. A price
+ * is held for days on end: each run of days is rounded and counted once.
+ */
+function priceDaysOf(history: readonly SalesRow[], currency: string): Map<number, number> {
+  const priceDays = new Map<number, number>();
+  let runPrice = Number.NaN;
+  let runDays = 0;
+  for (const r of history) {
+    if (Object.is(r.price, runPrice)) {
+      runDays++;
+      continue;
+    }
+    if (runDays > 0) addPriceDays(priceDays, roundToMinor(runPrice, currency), runDays);
+    runPrice = r.price;
+    runDays = 1;
+  }
+  if (runDays > 0) addPriceDays(priceDays, roundToMinor(runPrice, currency), runDays);
+  return priceDays;
+}
+
+function addPriceDays(priceDays: Map<number, number>, price: number, days: number): void {
+  priceDays.set(price, (priceDays.get(price) ?? 0) + days);
+}
+
+/** The range of the prices sold `SEEN_DAYS` days or more (`priceRange` of them, without the array of them). */
+function heldRange(priceDays: ReadonlyMap<number, number>): [number, number] | null {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const [price, days] of priceDays) {
+    if (days < SEEN_DAYS) continue;
+    lo = Math.min(lo, price);
+    hi = Math.max(hi, price);
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/**
  * A product's history days as evidence of the rate at weekday volume 1 (`evidenceOf`), a column per field: a year
  * of a 100-product company was 36,500 objects a plan for the collector, where these are five arrays a product.
  */
@@ -762,17 +796,37 @@ interface DayEvidence {
 }
 
 /**
+ * The columns `evidenceOf` fills, shared by every product: a view reads its product's evidence only while it is
+ * built, and views are built one at a time, so five typed arrays a product (each with its own backing store, 500 a
+ * plan of 100 products) are five a process.
+ */
+let evidence: Omit<DayEvidence, "count"> = {
+  price: new Float64Array(0),
+  units: new Float64Array(0),
+  volume: new Float64Array(0),
+  mean: new Float64Array(0),
+  week: new Float64Array(0),
+};
+
+/**
  * A product's history days as evidence of its rate at weekday volume 1: each day's volume (weekday, its week's
  * level, its promotion) and the fitted model's units. A day that sold out only bounds demand from below and is
- * left out.
+ * left out. The columns are `evidence`'s, good until the next call.
  */
 function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvidence {
   const n = history.length;
-  const price = new Float64Array(n);
-  const units = new Float64Array(n);
-  const volumes = new Float64Array(n);
-  const mean = new Float64Array(n);
-  const week = new Float64Array(n);
+  if (evidence.price.length < n) {
+    // Grown by half again: a company's products have about the same number of days.
+    const size = Math.max(n, Math.ceil(evidence.price.length * 1.5));
+    evidence = {
+      price: new Float64Array(size),
+      units: new Float64Array(size),
+      volume: new Float64Array(size),
+      mean: new Float64Array(size),
+      week: new Float64Array(size),
+    };
+  }
+  const { price, units, volume: volumes, mean, week } = evidence;
   let count = 0;
   // A price is held for days on end: its model rate (a power) is worked out once per run of days.
   let ratePrice = Number.NaN;
@@ -833,14 +887,28 @@ function weightedSales(blocks: Iterable<WeekBlock>, fitted: FittedProduct, alpha
   return out;
 }
 
+/**
+ * One price's week blocks by week, in the order first met, and the block met last: days come in date order, so
+ * the next day is mostly in the same week (one map look-up a week rather than a day).
+ */
+interface WeekBlocks {
+  readonly byWeek: Map<number, WeekBlock>;
+  lastWeek: number;
+  last: WeekBlock | undefined;
+}
+
+const weekBlocks = (): WeekBlocks => ({ byWeek: new Map(), lastWeek: Number.NaN, last: undefined });
+
 /** Day `i` of `days` into its week's block, at exposure `exposure`. */
-function addDay(blocks: Map<number, WeekBlock>, days: DayEvidence, i: number, exposure: number): void {
+function addDay(blocks: WeekBlocks, days: DayEvidence, i: number, exposure: number): void {
   const week = days.week[i] ?? Number.NaN;
-  let b = blocks.get(week);
+  let b = week === blocks.lastWeek ? blocks.last : blocks.byWeek.get(week);
   if (b === undefined) {
     b = { units: 0, exposure: 0, mean: 0, squares: 0 };
-    blocks.set(week, b);
+    blocks.byWeek.set(week, b);
   }
+  blocks.lastWeek = week;
+  blocks.last = b;
   const mean = days.mean[i] ?? Number.NaN;
   b.units += days.units[i] ?? Number.NaN;
   b.exposure += exposure;
@@ -856,11 +924,11 @@ function salesAt(
   alpha: number,
   currency: string,
 ): PriceSales {
-  const blocks = new Map<number, WeekBlock>();
+  const blocks = weekBlocks();
   for (let i = 0; i < days.count; i++)
     if (roundToMinor(days.price[i] ?? Number.NaN, currency) === price)
       addDay(blocks, days, i, days.volume[i] ?? Number.NaN);
-  return weightedSales(blocks.values(), fitted, alpha);
+  return weightedSales(blocks.byWeek.values(), fitted, alpha);
 }
 
 /**
@@ -874,7 +942,7 @@ function salesByGridPrice(
   days: DayEvidence,
   alpha: number,
 ): PriceSales[] {
-  const blocks = packedMap(prices, () => new Map<number, WeekBlock>());
+  const blocks = packedMap(prices, weekBlocks);
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
@@ -882,10 +950,18 @@ function salesByGridPrice(
   let movedPrice = Number.NaN;
   let movedTo = Number.NaN;
   let moved = 1;
+  // And the grid price nearest the price charged, searched once per run of days at one price.
+  let searched = false;
+  let searchedPrice = Number.NaN;
+  let k = 0;
   for (let i = 0; i < days.count; i++) {
     const price = days.price[i] ?? Number.NaN;
     if (price < first - halfStep || price > last + halfStep) continue;
-    const k = nearestPriceIndex(prices, price);
+    if (!searched || !Object.is(price, searchedPrice)) {
+      searched = true;
+      searchedPrice = price;
+      k = nearestPriceIndex(prices, price);
+    }
     const p = prices[k];
     const b = blocks[k];
     if (p === undefined || b === undefined) continue;
@@ -896,7 +972,7 @@ function salesByGridPrice(
     }
     addDay(b, days, i, (days.volume[i] ?? Number.NaN) * moved);
   }
-  return packedMap(blocks, (b) => weightedSales(b.values(), fitted, alpha));
+  return packedMap(blocks, (b) => weightedSales(b.byWeek.values(), fitted, alpha));
 }
 
 /**
@@ -913,8 +989,17 @@ function monotoneSales(byPrice: readonly PriceSales[], i: number, own: PriceSale
   const held = (s: PriceSales | undefined): s is PriceSales => s !== undefined && s.exposure >= SEEN_DAYS;
   const rate = (s: PriceSales, sign: 1 | -1) =>
     (s.units + sign * OUTLIER_SE * Math.sqrt(Math.max(s.units, 1))) / s.exposure;
-  const above = byPrice.slice(i + 1).find(held);
-  const below = byPrice.slice(0, i).findLast(held);
+  // Searched in place: two slices of the grid's sales a grid price, only to find one entry in each.
+  let above: PriceSales | undefined;
+  for (let k = i + 1; k < byPrice.length && above === undefined; k++) {
+    const s = byPrice[k];
+    if (held(s)) above = s;
+  }
+  let below: PriceSales | undefined;
+  for (let k = Math.min(i, byPrice.length) - 1; k >= 0 && below === undefined; k--) {
+    const s = byPrice[k];
+    if (held(s)) below = s;
+  }
   const floor = above === undefined ? 0 : rate(above, -1);
   const ceiling = below === undefined ? Number.POSITIVE_INFINITY : rate(below, 1);
   if (rate(own, 1) < floor) return { exposure: own.exposure, units: floor * own.exposure };

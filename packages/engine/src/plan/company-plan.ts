@@ -17,6 +17,7 @@ import {
   LOWEST_PRICE_DAYS,
   narrowedState,
   overrideOn,
+  type PriceOverride,
   type ProductState,
   seasonLastDay,
   sellsOn,
@@ -192,12 +193,49 @@ interface Lane {
   stock: number;
   prev: number | null;
   selling: boolean;
-  /**
-   * The history's prices of the `LOWEST_PRICE_DAYS` days before today and the plan's own of those before the day
-   * being priced (oldest first), each by its day from today: a row compares numbers, not date strings.
-   */
-  readonly recent: readonly { readonly day: number; readonly price: number }[];
-  readonly path: { day: number; price: number }[];
+  /** The lowest price of the `LOWEST_PRICE_DAYS` days before the day being priced (`LowestWindow`). */
+  readonly lowest: LowestWindow;
+  /** The lane's choice of the day being priced, rewritten each day: two objects a row were allocated for it. */
+  readonly pick: DayPick;
+  /** The lane's move for the jump guard on the day being priced (rewritten each day, as `pick`). */
+  readonly move: { last: number | null; price: number };
+}
+
+/** What a lane's pricers chose on one plan day, before the jump guard. */
+interface DayPick {
+  /** False where the lane does not sell that day: the rest is stale. */
+  live: boolean;
+  state: ProductState;
+  override: PriceOverride | undefined;
+  pin: number | null;
+  rule: number;
+  online: LearnedPrice | null;
+  /** The policy's grid index (-1 where it did not price). */
+  pick: number;
+  learned: RlPolicy | null;
+  chosen: number;
+  /** Whether the exploration cap moved the policy's price. */
+  capped: boolean;
+  /** Whether the jump guard damps the lane's price that day. */
+  damped: boolean;
+}
+
+/**
+ * The prices of a lane's last `LOWEST_PRICE_DAYS` days, the history's then the plan's, as a deque of increasing
+ * prices (a sliding-window minimum): each row reads its lowest price at the front, where scanning the window's ~60
+ * entries for each of a plan's 9,000 rows cost ~3.5 ms a plan. Entries come in by day (the history's sorted first);
+ * a NaN price, which `Math.min` would have spread, is remembered by its day instead.
+ */
+interface LowestWindow {
+  /** The history's entries not yet in the window, sorted by day, from `next`. */
+  readonly pending: readonly { readonly day: number; readonly price: number }[];
+  next: number;
+  readonly days: number[];
+  readonly prices: number[];
+  /** The deque's front. */
+  head: number;
+  /** The last day whose price was NaN (-Infinity: none). */
+  nanDay: number;
 }
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
@@ -223,8 +261,21 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     stock: state.stock === null ? Number.POSITIVE_INFINITY : Math.max(0, state.stock),
     prev: state.lastPrice,
     selling: true,
-    recent: (state.recentPrices ?? []).map((p) => ({ day: daysBetween(today, p.date), price: p.price })),
-    path: [],
+    lowest: lowestWindow(today, state.recentPrices ?? []),
+    pick: {
+      live: false,
+      state,
+      override: undefined,
+      pin: null,
+      rule: 0,
+      online: null,
+      pick: -1,
+      learned: null,
+      chosen: 0,
+      capped: false,
+      damped: false,
+    },
+    move: { last: null, price: 0 },
   }));
   const planned = new Map(
     (input.promotions ?? []).map((p) => [`${p.product_id}\u0000${p.date}`, p.promoted]),
@@ -233,6 +284,8 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
   const days = daysBetween(today, endDate);
   const picks = new Int32Array(lanes.length);
   const policyStart = policy === null ? 0 : daysBetween(policy.startDate, today);
+  const moves: { last: number | null; price: number }[] = [];
+  const movers: Lane[] = [];
   for (let t = 0; t <= days; t++) {
     const date = addDays(today, t);
     const weekday = weekdayOf(date);
@@ -240,8 +293,10 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
     // Each lane's rule, pin and learned price first: the policy's forward pass then runs only for the lanes the
     // learner leaves (none where it prices every product), and each lane's candidate follows, so the jump guard
     // judges the plan day as a whole.
-    const firsts = packedMap(lanes, (lane) => {
-      if (!lane.selling) return null;
+    for (const lane of lanes) {
+      const pick = lane.pick;
+      pick.live = lane.selling;
+      if (!lane.selling) continue;
       // A partner's override: a pin prices the day as it is; a narrowing prices it inside narrower guardrails.
       const override = overrideOn(lane.state, date);
       const state = narrowedState(lane.state, override);
@@ -251,66 +306,63 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         lane.prev,
       );
       const pin = override?.price ?? null;
+      pick.state = state;
+      pick.override = override;
+      pick.pin = pin;
+      pick.rule = rule;
       // The learner chooses as without the narrowing, which then bounds its price like any guardrail (binding
       // `override`); inside a narrowed grid it would have no price to say the narrowing moved.
-      const online =
+      pick.online =
         pin === null ? (input.learner?.priceOn(lane.state, date, t, lane.stock, rule) ?? null) : null;
-      return { state, override, pin, rule, online };
-    });
+    }
     picks.fill(-1);
     if (policy !== null)
       pickWithPolicy(policy, lanes, policyStart + t, picks, (k) => {
-        const first = firsts[k];
-        return first !== null && first !== undefined && first.pin === null && first.online === null;
+        const pick = lanes[k]?.pick;
+        return pick?.live === true && pick.pin === null && pick.online === null;
       });
-    const candidates = packedMap(firsts, (first, k) => {
-      const lane = lanes[k];
-      if (first === null || first === undefined || lane === undefined) return null;
-      const { state, override, pin, rule, online } = first;
-      if (pin !== null) {
-        return {
-          state,
-          override,
-          pin,
-          rule,
-          pick: -1,
-          learned: null,
-          online: null,
-          chosen: pin,
-          capped: false,
-        };
-      }
-      const pick = picks[k] ?? -1;
-      const learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
-      let chosen = rule;
-      let capped = false;
-      if (online !== null) chosen = online.price;
-      else if (learned !== null && lane.policyIndex !== undefined) {
-        const picked = learned.priceAt(lane.policyIndex, pick) ?? rule;
-        chosen = input.advisor === undefined ? picked : input.advisor.cap(state, picked, rule);
-        capped = chosen !== picked;
-      }
-      return { state, override, pin, rule, pick, learned, online, chosen, capped };
-    });
     // The jump guard, day by day against the price before (today: the last price served), so a damped jump stays
     // damped over the run's later days. A pin is the partner's: the guard never moves it, nor counts it.
-    const moves: { k: number; move: { last: number | null; price: number } }[] = [];
-    candidates.forEach((c, k) => {
-      if (c !== null && c.pin === null && (c.online !== null || c.learned !== null))
-        moves.push({ k, move: { last: lanes[k]?.prev ?? null, price: c.chosen } });
-    });
-    const damped = new Set(
-      isJump(packedMap(moves, (m) => m.move)) ? moves.filter((m) => movesFar(m.move)).map((m) => m.k) : [],
-    );
+    moves.length = 0;
+    movers.length = 0;
     lanes.forEach((lane, k) => {
-      const candidate = candidates[k];
-      if (!lane.selling || candidate === null || candidate === undefined) return;
+      const c = lane.pick;
+      c.damped = false;
+      if (!c.live) return;
+      c.pick = -1;
+      c.learned = null;
+      c.chosen = c.rule;
+      c.capped = false;
+      if (c.pin !== null) {
+        c.chosen = c.pin;
+        return;
+      }
+      const pick = picks[k] ?? -1;
+      c.pick = pick;
+      c.learned = policy !== null && lane.policyIndex !== undefined && pick >= 0 ? policy : null;
+      if (c.online !== null) c.chosen = c.online.price;
+      else if (c.learned !== null && lane.policyIndex !== undefined) {
+        const picked = c.learned.priceAt(lane.policyIndex, pick) ?? c.rule;
+        c.chosen = input.advisor === undefined ? picked : input.advisor.cap(c.state, picked, c.rule);
+        c.capped = c.chosen !== picked;
+      }
+      if (c.online !== null || c.learned !== null) {
+        lane.move.last = lane.prev;
+        lane.move.price = c.chosen;
+        moves.push(lane.move);
+        movers.push(lane);
+      }
+    });
+    if (isJump(moves)) for (const lane of movers) lane.pick.damped = movesFar(lane.move);
+    for (const lane of lanes) {
+      const candidate = lane.pick;
+      if (!lane.selling || !candidate.live) continue;
       const { state, override, pin, rule, pick, learned, online } = candidate;
       const stock = lane.stock;
-      const promoted = planned.get(`${state.product.product_id}\u0000${date}`) ?? 0;
-      const chosen = damped.has(k)
-        ? dampedPrice({ last: lane.prev, price: candidate.chosen })
-        : candidate.chosen;
+      const promoted =
+        planned.size === 0 ? 0 : (planned.get(`${state.product.product_id}\u0000${date}`) ?? 0);
+      // `move` holds the lane's price before and its candidate (`DayPick.chosen`) where the guard damps it.
+      const chosen = candidate.damped ? dampedPrice(lane.move) : candidate.chosen;
       const advisor = input.advisor;
       let price = rule;
       let units: number;
@@ -323,7 +375,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else if (online !== null) {
         wanted = chosen;
-        capped = damped.has(k);
+        capped = candidate.damped;
         price = boundPrice(state, chosen, lane.prev);
         units =
           price === online.price
@@ -331,7 +383,7 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
             : expectedUnitsOn(state, fit, date, price, stock, promoted);
       } else if (learned !== null && lane.policyIndex !== undefined) {
         wanted = chosen;
-        capped = candidate.capped || damped.has(k);
+        capped = candidate.capped || candidate.damped;
         price = boundPrice(state, chosen, lane.prev);
         // The policy's own demand model while its price stands; the fit once today's limits moved it.
         units =
@@ -342,45 +394,98 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
         units = expectedUnitsOn(state, fit, date, price, stock, promoted);
       }
       if (date >= startDate) {
-        // Built field by field in the order the rows have always had (their JSON is served and digested): ~9,000
-        // rows a plan, and spreading a row into each source's variant cost more than pricing it.
-        const row = {
-          product_id: state.product.product_id,
-          date,
-          price: roundToMinor(price, state.product.currency),
-          currency: state.product.currency,
-          base_price: state.product.base_price,
-          rule_price: rule,
-          expected_units: round4(units),
-          expected_revenue: roundToMinor(units * price, state.product.currency),
-          lowest_price_30d: lowestPrice30d(lane, t),
-        } as RowDraft;
-        if (override !== undefined) row.override_id = override.override_id;
-        if (damped.has(k)) row.jump_damped = true;
+        const expectedUnits = round4(units);
+        let source: PlannedPrice["source"];
+        let modelId: string | null;
+        // The band's fields, where the row carries them (scalars: an object a row was one more allocation).
+        let banded = false;
+        let p10 = 0;
+        let p90 = 0;
+        let exploratory = false;
         if (pin !== null) {
-          const band = advisor?.band(state, date, price, stock, promoted);
-          row.source = "override";
-          row.model_id = null;
-          if (band !== undefined) {
-            row.expected_units_p10 = Math.min(band.p10, row.expected_units);
-            row.expected_units_p90 = Math.max(band.p90, row.expected_units);
-            row.exploratory = false;
+          const b = advisor?.band(state, date, price, stock, promoted);
+          source = "override";
+          modelId = null;
+          if (b !== undefined) {
+            banded = true;
+            p10 = b.p10;
+            p90 = b.p90;
           }
         } else if (online !== null) {
           // Without a model the learner starts from the rule's prices: the rows say no model serves.
-          row.source = active.source;
-          row.model_id = active.source === "rule" ? null : (input.learner?.modelId ?? null);
-          row.expected_units_p10 = Math.min(online.unitsP10, row.expected_units);
-          row.expected_units_p90 = Math.max(online.unitsP90, row.expected_units);
-          row.exploratory = online.exploratory;
+          source = active.source;
+          modelId = active.source === "rule" ? null : (input.learner?.modelId ?? null);
+          banded = true;
+          p10 = online.unitsP10;
+          p90 = online.unitsP90;
+          exploratory = online.exploratory;
         } else {
-          const band = advisor?.band(state, date, price, stock, promoted);
-          row.source = learned === null ? "rule" : active.source;
-          row.model_id = learned === null ? null : active.modelId;
-          if (advisor !== undefined && band !== undefined) {
-            row.expected_units_p10 = Math.min(band.p10, row.expected_units);
-            row.expected_units_p90 = Math.max(band.p90, row.expected_units);
-            row.exploratory = learned !== null && advisor.outside(state, price);
+          const b = advisor?.band(state, date, price, stock, promoted);
+          source = learned === null ? "rule" : active.source;
+          modelId = learned === null ? null : active.modelId;
+          if (advisor !== undefined && b !== undefined) {
+            banded = true;
+            p10 = b.p10;
+            p90 = b.p90;
+            exploratory = learned !== null && advisor.outside(state, price);
+          }
+        }
+        // In the order the rows have always had (their JSON is served and digested), each shape in one literal
+        // where it can be: ~9,000 rows a plan, and a row grown field by field past its literal's fields
+        // reallocated their store (spreading a row into each source's variant cost more than pricing it).
+        const currency = state.product.currency;
+        let row: RowDraft;
+        if (override === undefined && !candidate.damped && banded) {
+          row = {
+            product_id: state.product.product_id,
+            date,
+            price: roundToMinor(price, currency),
+            currency,
+            base_price: state.product.base_price,
+            rule_price: rule,
+            expected_units: expectedUnits,
+            expected_revenue: roundToMinor(units * price, currency),
+            lowest_price_30d: lowestPrice30d(lane, t),
+            source,
+            model_id: modelId,
+            expected_units_p10: Math.min(p10, expectedUnits),
+            expected_units_p90: Math.max(p90, expectedUnits),
+            exploratory,
+          };
+        } else if (override === undefined && !candidate.damped) {
+          row = {
+            product_id: state.product.product_id,
+            date,
+            price: roundToMinor(price, currency),
+            currency,
+            base_price: state.product.base_price,
+            rule_price: rule,
+            expected_units: expectedUnits,
+            expected_revenue: roundToMinor(units * price, currency),
+            lowest_price_30d: lowestPrice30d(lane, t),
+            source,
+            model_id: modelId,
+          };
+        } else {
+          row = {
+            product_id: state.product.product_id,
+            date,
+            price: roundToMinor(price, currency),
+            currency,
+            base_price: state.product.base_price,
+            rule_price: rule,
+            expected_units: expectedUnits,
+            expected_revenue: roundToMinor(units * price, currency),
+            lowest_price_30d: lowestPrice30d(lane, t),
+          } as RowDraft;
+          if (override !== undefined) row.override_id = override.override_id;
+          if (candidate.damped) row.jump_damped = true;
+          row.source = source;
+          row.model_id = modelId;
+          if (banded) {
+            row.expected_units_p10 = Math.min(p10, expectedUnits);
+            row.expected_units_p90 = Math.max(p90, expectedUnits);
+            row.exploratory = exploratory;
           }
         }
         if (input.explain)
@@ -400,12 +505,53 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
       }
       lane.stock = Math.max(0, stock - units);
       lane.prev = price;
-      lane.path.push({ day: t, price });
-      // Only the window the next day's lowest price reads: a long plan stays linear in its days.
-      if (lane.path.length > LOWEST_PRICE_DAYS) lane.path.shift();
-    });
+      enterWindow(lane.lowest, t, price);
+    }
   }
   return out;
+}
+
+/** A lane's window of lowest prices at today, holding the history's `recent` prices to come in by their day. */
+function lowestWindow(
+  today: string,
+  recent: readonly { readonly date: string; readonly price: number }[],
+): LowestWindow {
+  const pending = recent.map((p) => ({ day: daysBetween(today, p.date), price: p.price }));
+  // The history's order is by date already; a state built from rows in another order is sorted (stable) here.
+  if (pending.some((p, i) => i > 0 && p.day < (pending[i - 1]?.day ?? p.day)))
+    pending.sort((a, b) => a.day - b.day);
+  return { pending, next: 0, days: [], prices: [], head: 0, nanDay: Number.NEGATIVE_INFINITY };
+}
+
+/** Day `day`'s price into the window, after the history's days up to it. */
+function enterWindow(window: LowestWindow, day: number, price: number): void {
+  admitHistory(window, day + 1);
+  pushWindow(window, day, price);
+}
+
+/** The history's prices of the days before `before` into the window. */
+function admitHistory(window: LowestWindow, before: number): void {
+  for (;;) {
+    const p = window.pending[window.next];
+    if (p === undefined || !(p.day < before)) return;
+    window.next++;
+    pushWindow(window, p.day, p.price);
+  }
+}
+
+function pushWindow(window: LowestWindow, day: number, price: number): void {
+  if (Number.isNaN(price)) {
+    window.nanDay = Math.max(window.nanDay, day);
+    return;
+  }
+  const { days, prices } = window;
+  // A later day at a price no higher makes every earlier one at a higher price never the lowest again.
+  while (days.length > window.head && (prices[prices.length - 1] as number) >= price) {
+    days.pop();
+    prices.pop();
+  }
+  days.push(day);
+  prices.push(price);
 }
 
 /**
@@ -413,11 +559,12 @@ export function planPrices(input: PlanInput): PlannedPrice[] {
  * history, then the plan.
  */
 function lowestPrice30d(lane: Lane, t: number): number | null {
-  let lowest = Number.POSITIVE_INFINITY;
+  const window = lane.lowest;
+  admitHistory(window, t);
   const from = t - LOWEST_PRICE_DAYS;
-  for (const seen of [lane.recent, lane.path]) {
-    for (const p of seen) if (p.day >= from && p.day < t) lowest = Math.min(lowest, p.price);
-  }
+  while (window.head < window.days.length && (window.days[window.head] as number) < from) window.head++;
+  if (window.nanDay >= from) return null;
+  const lowest = window.prices[window.head] ?? Number.POSITIVE_INFINITY;
   return Number.isFinite(lowest) ? roundToMinor(lowest, lane.state.product.currency) : null;
 }
 

@@ -234,6 +234,47 @@ describe("lowest_price_30d", () => {
     expect(rows.at(-1)?.lowest_price_30d).toBe(Math.min(...rows.slice(-31, -1).map((r) => r.price)));
   });
 
+  it("reads a history in any order: each date's lowest is that of the days in its window", () => {
+    const product: CatalogProduct = {
+      product_id: "c",
+      currency: "JPY",
+      base_price: 1000,
+      unit_cost: null,
+      min_price: null,
+      max_price: null,
+      max_daily_change: null,
+      stock: null,
+      season_end: null,
+      updated_at: "2026-01-01T00:00:00.000Z",
+    };
+    // Out of date order, and lows that leave the window one after the other (600, then 650, then 700, ...).
+    const history: SalesRow[] = [
+      { date: addDays(TODAY, -10), product_id: "c", price: 900, units_sold: 1, stock_on_hand: null },
+      { date: addDays(TODAY, -28), product_id: "c", price: 600, units_sold: 1, stock_on_hand: null },
+      { date: addDays(TODAY, -5), product_id: "c", price: 700, units_sold: 1, stock_on_hand: null },
+      { date: addDays(TODAY, -25), product_id: "c", price: 650, units_sold: 1, stock_on_hand: null },
+      { date: addDays(TODAY, -25), product_id: "c", price: 1200, units_sold: 1, stock_on_hand: null },
+    ];
+    const state = productState(product, history, TODAY, { horizonDays: 60 });
+    const rows = planPrices({
+      today: TODAY,
+      startDate: TODAY,
+      endDate: addDays(TODAY, 40),
+      products: [state],
+      active: RULE,
+      fit: () => null,
+    });
+    for (const r of rows) {
+      const from = addDays(r.date, -30);
+      const seen = [
+        ...history.filter((h) => h.date >= from && h.date < r.date).map((h) => h.price),
+        ...rows.filter((o) => o.date >= from && o.date < r.date).map((o) => o.price),
+      ];
+      expect(r.lowest_price_30d).toBe(seen.length === 0 ? null : Math.min(...seen));
+    }
+    expect(rows.slice(0, 4).map((r) => r.lowest_price_30d)).toEqual([600, 600, 600, 650]);
+  });
+
   it("is null where no price is known", () => {
     const product: CatalogProduct = {
       product_id: "b",

@@ -30,27 +30,38 @@ export function seededUniform(seed: string): Uniform {
     s[i] = s[j] as number;
     s[j] = t;
   }
-  // The byte step is written inline: a named inner function would be one more closure per stream.
+  // The byte step is written inline (a named inner function would be one more closure per stream), and the
+  // stream's indices are read into locals once per number rather than from the closure's context once per byte.
   return () => {
-    // Six bytes big-endian (48 bits, exact), then bytes until 52 significant bits, as the library forms its doubles.
+    let a = i;
+    let b = j;
+    // Six bytes big-endian (48 bits, exact)...
     let n = 0;
+    for (let c = 0; c < 6; c++) {
+      a = (a + 1) & 255;
+      const t = s[a] as number;
+      b = (b + t) & 255;
+      const u = s[b] as number;
+      s[a] = u;
+      s[b] = t;
+      n = n * 256 + (s[(u + t) & 255] as number);
+    }
+    // ...then bytes until 52 significant bits, as the library forms its doubles: at least one, as 48 bits are fewer.
     let d = START_DENOMINATOR;
     let x = 0;
-    for (let c = 0; c < 6 || n < SIGNIFICANCE; c++) {
-      i = (i + 1) & 255;
-      const t = s[i] as number;
-      j = (j + t) & 255;
-      const u = s[j] as number;
-      s[i] = u;
-      s[j] = t;
-      const b = s[(u + t) & 255] as number;
-      if (c < 6) n = n * 256 + b;
-      else {
-        n = (n + x) * 256;
-        d *= 256;
-        x = b;
-      }
-    }
+    do {
+      a = (a + 1) & 255;
+      const t = s[a] as number;
+      b = (b + t) & 255;
+      const u = s[b] as number;
+      s[a] = u;
+      s[b] = t;
+      n = (n + x) * 256;
+      d *= 256;
+      x = s[(u + t) & 255] as number;
+    } while (n < SIGNIFICANCE);
+    i = a;
+    j = b;
     while (n >= OVERFLOW) {
       n /= 2;
       d /= 2;
