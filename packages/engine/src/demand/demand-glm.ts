@@ -33,17 +33,26 @@ export function glmData(
   logPrices: Float64Array,
   promoted: Float64Array,
   offset: Float64Array,
+  offsetFactor: Float64Array = offsetFactorOf(offset),
 ): GlmData {
+  return { units, weekday, logPrice, priceIndex, logPrices, promoted, offset, offsetFactor };
+}
+
+/** exp of each day's offset (1 where it is 0), as `GlmData.offsetFactor` holds it. */
+function offsetFactorOf(offset: Float64Array): Float64Array {
   const offsetFactor = new Float64Array(offset.length);
   for (let i = 0; i < offset.length; i++) {
     const o = offset[i] ?? 0;
     offsetFactor[i] = o === 0 ? 1 : Math.exp(o);
   }
-  return { units, weekday, logPrice, priceIndex, logPrices, promoted, offset, offsetFactor };
+  return offsetFactor;
 }
 
-/** `data` with its offset replaced. */
-export function withOffset(data: GlmData, offset: Float64Array): GlmData {
+/**
+ * `data` with its offset replaced; `offsetFactor`, where the caller has it, must be what `glmData` would take of
+ * `offset` (each entry `o === 0 ? 1 : Math.exp(o)`, bit for bit).
+ */
+export function withOffset(data: GlmData, offset: Float64Array, offsetFactor?: Float64Array): GlmData {
   return glmData(
     data.units,
     data.weekday,
@@ -52,6 +61,7 @@ export function withOffset(data: GlmData, offset: Float64Array): GlmData {
     data.logPrices,
     data.promoted,
     offset,
+    offsetFactor,
   );
 }
 

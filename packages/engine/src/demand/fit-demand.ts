@@ -212,8 +212,8 @@ interface FirstFit {
   readonly signConstrained: boolean;
   readonly alpha: number;
   readonly alphaSe: number;
-  /** Each row's log offset in the later fits: its week's level and its calendar lift. */
-  readonly offset: Float64Array;
+  /** The product's data with the later fits' offset (each row's week's level and calendar lift). */
+  readonly data: GlmData;
   /** Each row's log level alone (relative to the last week's). */
   readonly logLevel: Float64Array;
   readonly levelVariance: number;
@@ -329,7 +329,7 @@ export function fitDemand(
     const n = p.data.units.length;
     const alpha = (n * one.alpha + ALPHA_PRIOR_DAYS * pooledAlpha) / (n + ALPHA_PRIOR_DAYS);
     const { fit, signConstrained } = fitConstrained(
-      withData(p, withOffset(p.data, one.offset)),
+      withData(p, one.data),
       companyPrior,
       meanE,
       alpha,
@@ -418,10 +418,7 @@ function prepare(
   referenceHint: number | undefined,
   tol: number,
 ): Prepared | null {
-  // A day that ended out of stock only tells us demand was at least the stock: censored, so left out.
-  const usable = list.filter(
-    (r) => r.price > 0 && Number.isFinite(r.units_sold) && r.units_sold >= 0 && !isStockOutDay(r),
-  );
+  const usable = usableRows(list);
   if (usable.length === 0) return null;
   const reference = referenceHint ?? usable.reduce((a, r) => a + r.price, 0) / usable.length;
   const n = usable.length;
@@ -449,17 +446,22 @@ function prepare(
   const distinctLogPrices: number[] = [];
   let sum = 0;
   let hasPromotions = false;
+  // The day before's price and its index: a price is mostly held for days, and a Map of doubles hashes each.
+  let heldPrice = Number.NaN;
+  let held = -1;
   usable.forEach((r, i) => {
     const d = day[i] ?? 0;
     units[i] = r.units_sold;
     weekday[i] = weekdayOfDay(d);
     // The log once per distinct price: the days repeat a few dozen.
-    let k = prices.get(r.price);
+    let k = r.price === heldPrice ? held : prices.get(r.price);
     if (k === undefined) {
       k = distinctLogPrices.length;
       prices.set(r.price, k);
       distinctLogPrices.push(Math.log(r.price / reference));
     }
+    heldPrice = r.price;
+    held = k;
     const logPrice = distinctLogPrices[k] ?? Number.NaN;
     logPriceOfDay[i] = logPrice;
     priceIndex[i] = k;
@@ -502,6 +504,21 @@ function prepare(
 }
 
 /**
+ * The rows a fit reads: a price, a count of units, and not out of stock (a day that ended out of stock only tells us
+ * demand was at least the stock: censored, so left out). A loop rather than `filter`'s callback per row.
+ */
+function usableRows(list: readonly SalesRow[]): SalesRow[] {
+  const usable: SalesRow[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i];
+    if (r === undefined) continue;
+    if (r.price > 0 && Number.isFinite(r.units_sold) && r.units_sold >= 0 && !isStockOutDay(r))
+      usable.push(r);
+  }
+  return usable;
+}
+
+/**
  * Pass 1 of one product from its Poisson means under the weak prior (`start`): `LEVEL_ROUNDS` rounds of its weekly
  * level, its alpha and the NB2 means given both, the data's offset (the calendar's) under the level's.
  */
@@ -509,6 +526,7 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
   let current = start;
   const flat = p.data;
   let offset = flat.offset;
+  let offsetFactor = flat.offsetFactor;
   let logLevel = new Float64Array(flat.units.length);
   // The means without the level: the start's, then each round's fit's read against the calendar alone.
   let unlevelled = fittedMeans(flat, current.fit.theta);
@@ -521,10 +539,18 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     const walk = weeklyLevel(p.week, flat.units, unlevelled, alpha);
     logLevel = new Float64Array(p.week.length);
     offset = new Float64Array(p.week.length);
+    offsetFactor = new Float64Array(p.week.length);
+    // exp of the offset once per week where the calendar adds nothing (l + 0 is l), per day on an eve: the factors
+    // `glmData` would take per day, bit for bit.
+    const weekFactors = levelFactors(walk.logLevels);
     for (let i = 0; i < logLevel.length; i++) {
-      const l = walk.logLevels[p.week[i] ?? 0] ?? 0;
+      const w = p.week[i] ?? 0;
+      const l = walk.logLevels[w] ?? 0;
+      const calendar = flat.offset[i] ?? 0;
+      const o = l + calendar;
       logLevel[i] = l;
-      offset[i] = l + (flat.offset[i] ?? 0);
+      offset[i] = o;
+      offsetFactor[i] = calendar === 0 ? (weekFactors[w] ?? 1) : o === 0 ? 1 : Math.exp(o);
     }
     level = {
       lastVariance: walk.lastVariance,
@@ -532,11 +558,11 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
       strayVariance: walk.strayVariance,
       moves: walk.stepVariance > 0,
     };
-    const data = withOffset(flat, offset);
+    const data = withOffset(flat, offset, offsetFactor);
     current = fitConstrained(withData(p, data), prior, fallbackElasticity, alpha, current.fit.theta);
     alpha = momentOverdispersion(data.units, current.fit.means);
   }
-  const data = withOffset(flat, offset);
+  const data = withOffset(flat, offset, offsetFactor);
   // The last round's fit is of these data: its means are theirs.
   const estimate = estimateOverdispersion(data, current.fit.means);
   return {
@@ -544,12 +570,22 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     signConstrained: current.signConstrained,
     alpha: estimate.alpha,
     alphaSe: estimate.se,
-    offset,
+    data,
     logLevel,
     levelVariance: level.lastVariance + level.stepVariance,
     levelMoves: level.moves,
     strayVariance: level.strayVariance,
   };
+}
+
+/** exp of each week's log level (1 where it is 0): a row's offset factor where the calendar adds nothing. */
+function levelFactors(logLevels: ArrayLike<number>): Float64Array {
+  const factors = new Float64Array(logLevels.length);
+  for (let w = 0; w < factors.length; w++) {
+    const l = logLevels[w] ?? 0;
+    factors[w] = l === 0 ? 1 : Math.exp(l);
+  }
+  return factors;
 }
 
 /**
@@ -579,7 +615,7 @@ function withAlpha(one: FirstFit, alpha: number, signConstrained: boolean): Firs
     signConstrained,
     alpha,
     alphaSe: one.alphaSe,
-    offset: one.offset,
+    data: one.data,
     logLevel: one.logLevel,
     levelVariance: one.levelVariance,
     levelMoves: one.levelMoves,
