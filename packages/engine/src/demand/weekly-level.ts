@@ -83,11 +83,14 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
   if (observed < MIN_WEEKS) return flat;
   let flatBest = { stray: 0, logLik: Number.NEGATIVE_INFINITY };
   let best = { q: 0, stray: 0, logLik: Number.NEGATIVE_INFINITY };
-  for (const stray of STRAY_GRID) {
-    const ll = filterLogLik(obs, 0, stray);
+  const logLiks = gridLogLiks(obs);
+  for (let s = 0; s < STRAY_GRID.length; s++) {
+    const stray = STRAY_GRID[s] ?? 0;
+    const ll = logLiks[s * GRID_QS] ?? Number.NaN;
     if (ll > flatBest.logLik) flatBest = { stray, logLik: ll };
-    for (const q of STEP_GRID) {
-      const ll = filterLogLik(obs, q, stray);
+    for (let k = 1; k < GRID_QS; k++) {
+      const q = GRID_Q[k] ?? 0;
+      const ll = logLiks[s * GRID_QS + k] ?? Number.NaN;
       if (ll > best.logLik) best = { q, stray, logLik: ll };
     }
   }
@@ -140,12 +143,76 @@ function filter(obs: WeekObs, q: number, stray: number): FilterRun {
   };
 }
 
+/** The grid's step variances, the flat level's 0 first, and the filters of one pass (each stray's, in that order). */
+const GRID_Q = Float64Array.from([0, ...STEP_GRID]);
+const GRID_QS = GRID_Q.length;
+const GRID = STRAY_GRID.length * GRID_QS;
+/** `gridLogLiks`' state of each filter, and its result; refilled every call. */
+const gridMean = new Float64Array(GRID);
+const gridVariance = new Float64Array(GRID);
+const gridProduct = new Float64Array(GRID);
+const gridLogs = new Float64Array(GRID);
+const gridSquares = new Float64Array(GRID);
+const gridLogLik = new Float64Array(GRID);
+
 /**
- * `filter(obs, q, stray).logLik` without keeping the run: the grid search asks for the likelihood of 50 (q, stray)
- * pairs and smooths only the best one.
+ * `filter(obs, q, stray).logLik` of every pair of the grid (filter `s * GRID_QS + k`: stray s, step `GRID_Q[k]`),
+ * without keeping the runs: the search smooths only the best one. The 50 filters run side by side in one pass over
+ * the weeks, each with `filterPass`' operations in its order (the same likelihoods, bit for bit): one filter's
+ * weeks are a chain of divisions, each waiting on the last, where 50 independent chains keep the divider busy.
  */
-function filterLogLik(obs: WeekObs, q: number, stray: number): number {
-  return filterPass(obs, q, stray, null);
+function gridLogLiks(obs: WeekObs): Float64Array {
+  const m = gridMean;
+  const p = gridVariance;
+  const product = gridProduct;
+  const logs = gridLogs;
+  const squares = gridSquares;
+  m.fill(0);
+  p.fill(DIFFUSE);
+  product.fill(1);
+  logs.fill(0);
+  squares.fill(0);
+  let terms = 0;
+  let started = false;
+  const { z, v } = obs;
+  for (let w = 0; w < z.length; w++) {
+    const zw = z[w] ?? Number.NaN;
+    if (Number.isNaN(zw)) {
+      if (w > 0) for (let f = 0; f < GRID; f++) p[f] = (p[f] ?? Number.NaN) + (GRID_Q[f % GRID_QS] ?? 0);
+      continue;
+    }
+    const vw = v[w] ?? Number.NaN;
+    if (started) terms++;
+    for (let s = 0; s < STRAY_GRID.length; s++) {
+      const stray = STRAY_GRID[s] ?? 0;
+      for (let k = 0; k < GRID_QS; k++) {
+        const f = s * GRID_QS + k;
+        const pm = m[f] ?? Number.NaN;
+        const prior = p[f] ?? Number.NaN;
+        const pp = w === 0 ? prior : prior + (GRID_Q[k] ?? 0);
+        const sw = pp + vw + stray;
+        const innovation = zw - pm;
+        if (started) {
+          let prod = (product[f] ?? Number.NaN) * sw;
+          if (prod > 1e150 || prod < 1e-150) {
+            logs[f] = (logs[f] ?? 0) + Math.log(prod);
+            prod = 1;
+          }
+          product[f] = prod;
+          squares[f] = (squares[f] ?? 0) + (innovation * innovation) / sw;
+        }
+        const gain = pp / sw;
+        m[f] = pm + gain * innovation;
+        p[f] = (1 - gain) * pp;
+      }
+    }
+    started = true;
+  }
+  const out = gridLogLik;
+  for (let f = 0; f < GRID; f++)
+    out[f] =
+      -0.5 * (terms * LOG_2PI + (logs[f] ?? 0) + Math.log(product[f] ?? Number.NaN) + (squares[f] ?? 0));
+  return out;
 }
 
 /** The Kalman filter's pass over the weeks: its log-likelihood, and each week's moments into `run` when given. */
