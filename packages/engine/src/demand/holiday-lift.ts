@@ -85,6 +85,33 @@ function addProduct(sums: Map<number, HolidaySums>, p: DaysAndMeans): void {
     const h = holidayOfEve(d);
     if (h !== null) near.add(h);
   }
+  if (!(first <= last)) return;
+  // The holidays around each day of the product's span, in `near`'s order (a day's list from `starts[o]` to
+  // `starts[o + 1]` of `around`, o its offset from the first day), each marked over its window once: most days are
+  // around none, and testing each day against every holiday near the span was most of this function's time. Each
+  // holiday's sums still take its days in the days' order.
+  const span = last - first + 1;
+  const starts = new Int32Array(span + 1);
+  for (const h of near) {
+    const from = Math.max(first, h - EVE_DAYS - AROUND_DAYS);
+    const to = Math.min(last, h + AROUND_DAYS);
+    // The holiday itself is its own story (closed, or the feast).
+    for (let d = from; d <= to; d++) if (d !== h) starts[d - first + 1] = (starts[d - first + 1] ?? 0) + 1;
+  }
+  for (let o = 0; o < span; o++) starts[o + 1] = (starts[o + 1] ?? 0) + (starts[o] ?? 0);
+  const around = new Float64Array(starts[span] ?? 0);
+  const filled = starts.slice(0, span);
+  for (const h of near) {
+    const from = Math.max(first, h - EVE_DAYS - AROUND_DAYS);
+    const to = Math.min(last, h + AROUND_DAYS);
+    for (let d = from; d <= to; d++) {
+      if (d === h) continue;
+      const o = d - first;
+      const k = filled[o] ?? 0;
+      around[k] = h;
+      filled[o] = k + 1;
+    }
+  }
   for (let i = 0; i < p.day.length; i++) {
     const d = p.day[i] ?? 0;
     const u = p.units[i] ?? 0;
@@ -96,10 +123,9 @@ function addProduct(sums: Map<number, HolidaySums>, p: DaysAndMeans): void {
       s.eveM += m;
       continue;
     }
-    for (const h of near) {
-      // The holiday itself is its own story (closed, or the feast).
-      if (d === h || d < h - EVE_DAYS - AROUND_DAYS || d > h + AROUND_DAYS) continue;
-      const s = sumsOf(sums, h);
+    const o = d - first;
+    for (let k = starts[o] ?? 0, end = starts[o + 1] ?? 0; k < end; k++) {
+      const s = sumsOf(sums, around[k] ?? Number.NaN);
       s.aroundU += u;
       s.aroundM += m;
     }
