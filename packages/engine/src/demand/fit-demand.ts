@@ -418,104 +418,102 @@ function prepare(
   referenceHint: number | undefined,
   tol: number,
 ): Prepared | null {
-  const usable = usableRows(list);
-  if (usable.length === 0) return null;
-  const reference = referenceHint ?? usable.reduce((a, r) => a + r.price, 0) / usable.length;
-  const n = usable.length;
-  const units = new Float64Array(n);
-  const weekday = new Uint8Array(n);
-  const logPriceOfDay = new Float64Array(n);
-  const priceIndex = new Int32Array(n);
-  const promotedShare = new Float64Array(n);
+  // One pass over the rows (objects scattered in memory, 36,500 a plan; three passes read them before), into arrays
+  // of the list's length whose first n entries are the usable days'.
+  const size = list.length;
+  const units = new Float64Array(size);
+  const weekday = new Uint8Array(size);
+  const priceIndex = new Int32Array(size);
+  const promotedShare = new Float64Array(size);
   // Each date read once, as its day number: the weekday and the week follow from it.
-  const day = new Int32Array(n);
-  let lastDate = usable[0]?.date ?? "";
+  const day = new Int32Array(size);
+  // Each distinct price's index, in order of first sale; the day before's price and its index, as a price is mostly
+  // held for days and a Map of doubles hashes each.
+  const prices = new Map<number, number>();
+  const distinctPrices: number[] = [];
+  let heldPrice = Number.NaN;
+  let held = -1;
+  let priceSum = 0;
+  let lastDate = "";
   let lastDay = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const date = usable[i]?.date ?? "";
+  let hasPromotions = false;
+  let n = 0;
+  for (let j = 0; j < size; j++) {
+    const r = list[j];
+    // A day that ended out of stock only tells us demand was at least the stock: censored, so left out.
+    if (r === undefined || !(r.price > 0 && Number.isFinite(r.units_sold) && r.units_sold >= 0)) continue;
+    if (isStockOutDay(r)) continue;
+    const i = n++;
+    const date = r.date;
     const d = dayNumber(date);
     day[i] = d;
+    if (i === 0) lastDate = date;
     if (d > lastDay) {
       lastDay = d;
       lastDate = date;
     }
-  }
-  const week = new Int32Array(n);
-  // Each distinct price's index, in order of first sale, and its log relative to the reference.
-  const prices = new Map<number, number>();
-  const distinctLogPrices: number[] = [];
-  let sum = 0;
-  let hasPromotions = false;
-  // The day before's price and its index: a price is mostly held for days, and a Map of doubles hashes each.
-  let heldPrice = Number.NaN;
-  let held = -1;
-  usable.forEach((r, i) => {
-    const d = day[i] ?? 0;
     units[i] = r.units_sold;
     weekday[i] = weekdayOfDay(d);
-    // The log once per distinct price: the days repeat a few dozen.
-    let k = r.price === heldPrice ? held : prices.get(r.price);
+    const price = r.price;
+    priceSum += price;
+    let k = price === heldPrice ? held : prices.get(price);
     if (k === undefined) {
-      k = distinctLogPrices.length;
-      prices.set(r.price, k);
-      distinctLogPrices.push(Math.log(r.price / reference));
+      k = distinctPrices.length;
+      prices.set(price, k);
+      distinctPrices.push(price);
     }
-    heldPrice = r.price;
+    heldPrice = price;
     held = k;
-    const logPrice = distinctLogPrices[k] ?? Number.NaN;
-    logPriceOfDay[i] = logPrice;
     priceIndex[i] = k;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     promotedShare[i] = promoted;
     if (promoted > 0) hasPromotions = true;
-    week[i] = Math.floor((lastDay - d) / 7);
-    sum += logPrice;
-  });
-  const data = glmData(
-    units,
-    weekday,
-    logPriceOfDay,
-    priceIndex,
-    Float64Array.from(distinctLogPrices),
-    promotedShare,
-    new Float64Array(n),
-  );
-  // Blocks were counted back from the last day; number them oldest first.
+  }
+  if (n === 0) return null;
+  const reference = referenceHint ?? priceSum / n;
+  // The log once per distinct price: the days repeat a few dozen.
+  const logPrices = Float64Array.from(distinctPrices, (price) => Math.log(price / reference));
+  const logPriceOfDay = new Float64Array(n);
+  const week = new Int32Array(n);
+  let sum = 0;
   let oldest = 0;
-  for (const b of week) oldest = Math.max(oldest, b);
+  for (let i = 0; i < n; i++) {
+    const logPrice = logPrices[priceIndex[i] ?? 0] ?? Number.NaN;
+    logPriceOfDay[i] = logPrice;
+    sum += logPrice;
+    const back = Math.floor((lastDay - (day[i] ?? 0)) / 7);
+    week[i] = back;
+    oldest = Math.max(oldest, back);
+  }
+  // Blocks were counted back from the last day; number them oldest first.
   for (let i = 0; i < n; i++) week[i] = oldest - (week[i] ?? 0);
   const mean = sum / n;
   let ss = 0;
-  for (const logPrice of data.logPrice) ss += (logPrice - mean) ** 2;
+  for (let i = 0; i < n; i++) ss += ((logPriceOfDay[i] ?? Number.NaN) - mean) ** 2;
   const sd = Math.sqrt(ss / n);
+  const exact = n === size;
+  const data = glmData(
+    exact ? units : units.slice(0, n),
+    exact ? weekday : weekday.slice(0, n),
+    logPriceOfDay,
+    exact ? priceIndex : priceIndex.slice(0, n),
+    logPrices,
+    exact ? promotedShare : promotedShare.slice(0, n),
+    new Float64Array(n),
+  );
   return {
     productId,
     referencePrice: reference,
     rows: list.length,
     data,
     week,
-    day,
+    day: exact ? day : day.slice(0, n),
     lastDate,
     distinctPrices: prices.size,
     logPriceSd: sd,
     priceVaries: prices.size > 1 && sd > tol,
     hasPromotions,
   };
-}
-
-/**
- * The rows a fit reads: a price, a count of units, and not out of stock (a day that ended out of stock only tells us
- * demand was at least the stock: censored, so left out). A loop rather than `filter`'s callback per row.
- */
-function usableRows(list: readonly SalesRow[]): SalesRow[] {
-  const usable: SalesRow[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const r = list[i];
-    if (r === undefined) continue;
-    if (r.price > 0 && Number.isFinite(r.units_sold) && r.units_sold >= 0 && !isStockOutDay(r))
-      usable.push(r);
-  }
-  return usable;
 }
 
 /**
