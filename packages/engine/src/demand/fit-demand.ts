@@ -412,6 +412,9 @@ function pickRows(
   return picked;
 }
 
+/** Bytes a row takes in `prepare`'s buffer: five columns of doubles, three of 32-bit integers, the weekday's byte. */
+const COLUMN_BYTES = 5 * 8 + 3 * 4 + 1;
+
 function prepare(
   productId: string,
   list: readonly SalesRow[],
@@ -421,12 +424,21 @@ function prepare(
   // One pass over the rows (objects scattered in memory, 36,500 a plan; three passes read them before), into arrays
   // of the list's length whose first n entries are the usable days'.
   const size = list.length;
-  const units = new Float64Array(size);
-  const weekday = new Uint8Array(size);
-  const priceIndex = new Int32Array(size);
-  const promotedShare = new Float64Array(size);
+  // The product's columns in one buffer: a typed array of a few hundred doubles has its memory outside V8's heap,
+  // each one a backing store to allocate, track and free (nine a product, most of this function's and the fit's GC).
+  const buffer = new ArrayBuffer(size * COLUMN_BYTES);
+  const doubles = (k: number) => new Float64Array(buffer, k * 8 * size, size);
+  const ints = (k: number) => new Int32Array(buffer, (5 * 8 + k * 4) * size, size);
+  const units = doubles(0);
+  const promotedShare = doubles(1);
+  const logPriceOfDay = doubles(2);
+  const offset = doubles(3);
+  const offsetFactor = doubles(4);
+  const priceIndex = ints(0);
   // Each date read once, as its day number: the weekday and the week follow from it.
-  const day = new Int32Array(size);
+  const day = ints(1);
+  const week = ints(2);
+  const weekday = new Uint8Array(buffer, (5 * 8 + 3 * 4) * size, size);
   // Each distinct price's index, in order of first sale; the day before's price and its index, as a price is mostly
   // held for days and a Map of doubles hashes each.
   const prices = new Map<number, number>();
@@ -472,9 +484,9 @@ function prepare(
   if (n === 0) return null;
   const reference = referenceHint ?? priceSum / n;
   // The log once per distinct price: the days repeat a few dozen.
-  const logPrices = Float64Array.from(distinctPrices, (price) => Math.log(price / reference));
-  const logPriceOfDay = new Float64Array(n);
-  const week = new Int32Array(n);
+  const logPrices = new Float64Array(distinctPrices.length);
+  for (let k = 0; k < logPrices.length; k++)
+    logPrices[k] = Math.log((distinctPrices[k] ?? Number.NaN) / reference);
   let sum = 0;
   let oldest = 0;
   for (let i = 0; i < n; i++) {
@@ -491,22 +503,25 @@ function prepare(
   let ss = 0;
   for (let i = 0; i < n; i++) ss += ((logPriceOfDay[i] ?? Number.NaN) - mean) ** 2;
   const sd = Math.sqrt(ss / n);
+  // No offset yet: its factors are 1, as `glmData` would take them of 0.
+  offsetFactor.fill(1);
   const exact = n === size;
   const data = glmData(
     exact ? units : units.slice(0, n),
     exact ? weekday : weekday.slice(0, n),
-    logPriceOfDay,
+    exact ? logPriceOfDay : logPriceOfDay.slice(0, n),
     exact ? priceIndex : priceIndex.slice(0, n),
     logPrices,
     exact ? promotedShare : promotedShare.slice(0, n),
-    new Float64Array(n),
+    exact ? offset : offset.slice(0, n),
+    exact ? offsetFactor : offsetFactor.slice(0, n),
   );
   return {
     productId,
     referencePrice: reference,
     rows: list.length,
     data,
-    week,
+    week: exact ? week : week.slice(0, n),
     day: exact ? day : day.slice(0, n),
     lastDate,
     distinctPrices: prices.size,
@@ -525,7 +540,8 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
   const flat = p.data;
   let offset = flat.offset;
   let offsetFactor = flat.offsetFactor;
-  let logLevel = new Float64Array(flat.units.length);
+  // Each row's log level: 0 (a new array) where no round reads one.
+  let logLevel: Float64Array | undefined;
   // The means without the level: the start's, then each round's fit's read against the calendar alone.
   let unlevelled = fittedMeans(flat, current.fit.theta);
   // The rounds read the level at the cheap moment alpha; the last fit's alpha is the likelihood's.
@@ -535,9 +551,12 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     // The level is read against the means without it.
     if (round > 0) unlevelled = fittedMeans(flat, current.fit.theta);
     const walk = weeklyLevel(p.week, flat.units, unlevelled, alpha);
-    logLevel = new Float64Array(p.week.length);
-    offset = new Float64Array(p.week.length);
-    offsetFactor = new Float64Array(p.week.length);
+    // The three columns in one buffer (one backing store outside V8's heap, not three: see `prepare`).
+    const n = p.week.length;
+    const columns = new ArrayBuffer(3 * 8 * n);
+    logLevel = new Float64Array(columns, 0, n);
+    offset = new Float64Array(columns, 8 * n, n);
+    offsetFactor = new Float64Array(columns, 16 * n, n);
     // exp of the offset once per week where the calendar adds nothing (l + 0 is l), per day on an eve: the factors
     // `glmData` would take per day, bit for bit.
     const weekFactors = levelFactors(walk.logLevels);
@@ -548,7 +567,8 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
       const o = l + calendar;
       logLevel[i] = l;
       offset[i] = o;
-      offsetFactor[i] = calendar === 0 ? (weekFactors[w] ?? 1) : o === 0 ? 1 : Math.exp(o);
+      offsetFactor[i] =
+        calendar === 0 ? (l === 0 ? 1 : (weekFactors[w] ?? Number.NaN)) : o === 0 ? 1 : Math.exp(o);
     }
     level = {
       lastVariance: walk.lastVariance,
@@ -569,16 +589,24 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     alpha: estimate.alpha,
     alphaSe: estimate.se,
     data,
-    logLevel,
+    logLevel: logLevel ?? new Float64Array(flat.units.length),
     levelVariance: level.lastVariance + level.stepVariance,
     levelMoves: level.moves,
     strayVariance: level.strayVariance,
   };
 }
 
-/** exp of each week's log level (1 where it is 0): a row's offset factor where the calendar adds nothing. */
+/** `levelFactors`' result, refilled every call up to the weeks' count (read before the next). */
+let levelFactorScratch = new Float64Array(64);
+
+/**
+ * exp of each week's log level (1 where it is 0): a row's offset factor where the calendar adds nothing. In scratch
+ * (entries past the weeks' stale): read within the round that asks.
+ */
 function levelFactors(logLevels: ArrayLike<number>): Float64Array {
-  const factors = new Float64Array(logLevels.length);
+  if (levelFactorScratch.length < logLevels.length)
+    levelFactorScratch = new Float64Array(2 * logLevels.length);
+  const factors = levelFactorScratch;
   for (let w = 0; w < factors.length; w++) {
     const l = logLevels[w] ?? 0;
     factors[w] = l === 0 ? 1 : Math.exp(l);

@@ -53,9 +53,11 @@ interface WeekObs {
 export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array, alpha: number): WeeklyLevel {
   let weeks = 0;
   for (const w of week) weeks = Math.max(weeks, w + 1);
-  const units = new Float64Array(weeks);
-  const expected = new Float64Array(weeks);
-  const squares = new Float64Array(weeks);
+  if (weekScratch.length < 5 * weeks) weekScratch = new Float64Array(10 * weeks);
+  // Views of the scratch, zeroed as a new array would be (z is filled below).
+  const units = weekScratch.subarray(0, weeks).fill(0);
+  const expected = weekScratch.subarray(weeks, 2 * weeks).fill(0);
+  const squares = weekScratch.subarray(2 * weeks, 3 * weeks).fill(0);
   for (let i = 0; i < week.length; i++) {
     const w = week[i] ?? 0;
     const m = mu[i] ?? 0;
@@ -63,7 +65,10 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     expected[w] = (expected[w] ?? 0) + m;
     squares[w] = (squares[w] ?? 0) + m * m;
   }
-  const obs: WeekObs = { z: new Float64Array(weeks).fill(Number.NaN), v: new Float64Array(weeks) };
+  const obs: WeekObs = {
+    z: weekScratch.subarray(3 * weeks, 4 * weeks).fill(Number.NaN),
+    v: weekScratch.subarray(4 * weeks, 5 * weeks).fill(0),
+  };
   let observed = 0;
   for (let w = 0; w < weeks; w++) {
     const e = expected[w] ?? 0;
@@ -115,6 +120,13 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     lrStatistic: lr,
   };
 }
+
+/**
+ * `weeklyLevel`'s sums and observations by week, five columns of views into it, grown to the longest history met:
+ * arrays of ~53 doubles each have their memory outside V8's heap, a backing store to allocate and free, five a
+ * product. Nothing the function returns reads them.
+ */
+let weekScratch = new Float64Array(5 * 64);
 
 interface FilterRun {
   /** Filtered mean and variance of each week's level, and the predicted ones before its observation. */
