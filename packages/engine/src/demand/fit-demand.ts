@@ -276,14 +276,23 @@ export function fitDemand(
       mu: poisson[i]?.fit.means ?? fittedMeans(p.data, []),
     })),
   );
-  const first = packedMap(prepared, (p, i) => {
-    const calendar = new Float64Array(p.day.length);
-    for (let k = 0; k < calendar.length; k++)
-      calendar[k] = holidayOfEve(p.day[k] ?? 0) === null ? 0 : lift.logLift;
-    const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
-    return firstFit(withData(p, withOffset(p.data, calendar)), weakPrior, priorE, start);
-  });
   const eveLift = Math.exp(lift.logLift);
+  // An eve's offset factor, as `glmData` takes it of the eve's offset.
+  const eveFactor = lift.logLift === 0 ? 1 : eveLift;
+  const first = packedMap(prepared, (p, i) => {
+    // The calendar's offset and its factors in one buffer (see `prepare`).
+    const n = p.day.length;
+    const columns = new ArrayBuffer(2 * 8 * n);
+    const calendar = new Float64Array(columns, 0, n);
+    const factor = new Float64Array(columns, 8 * n, n);
+    for (let k = 0; k < n; k++) {
+      const eve = holidayOfEve(p.day[k] ?? 0) !== null;
+      calendar[k] = eve ? lift.logLift : 0;
+      factor[k] = eve ? eveFactor : 1;
+    }
+    const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
+    return firstFit(withData(p, withOffset(p.data, calendar, factor)), weakPrior, priorE, start);
+  });
 
   // Company level: precision-weighted mean elasticity and DerSimonian-Laird between-product spread.
   const identified = packedFilter(first, (f, i) => prepared[i]?.priceVaries === true && !f.signConstrained);
