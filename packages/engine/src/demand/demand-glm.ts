@@ -33,17 +33,26 @@ export function glmData(
   logPrices: Float64Array,
   promoted: Float64Array,
   offset: Float64Array,
+  offsetFactor: Float64Array = offsetFactorOf(offset),
 ): GlmData {
+  return { units, weekday, logPrice, priceIndex, logPrices, promoted, offset, offsetFactor };
+}
+
+/** exp of each day's offset (1 where it is 0), as `GlmData.offsetFactor` holds it. */
+function offsetFactorOf(offset: Float64Array): Float64Array {
   const offsetFactor = new Float64Array(offset.length);
   for (let i = 0; i < offset.length; i++) {
     const o = offset[i] ?? 0;
     offsetFactor[i] = o === 0 ? 1 : Math.exp(o);
   }
-  return { units, weekday, logPrice, priceIndex, logPrices, promoted, offset, offsetFactor };
+  return offsetFactor;
 }
 
-/** `data` with its offset replaced. */
-export function withOffset(data: GlmData, offset: Float64Array): GlmData {
+/**
+ * `data` with its offset replaced; `offsetFactor`, where the caller has it, must be what `glmData` would take of
+ * `offset` (each entry `o === 0 ? 1 : Math.exp(o)`, bit for bit).
+ */
+export function withOffset(data: GlmData, offset: Float64Array, offsetFactor?: Float64Array): GlmData {
   return glmData(
     data.units,
     data.weekday,
@@ -52,6 +61,7 @@ export function withOffset(data: GlmData, offset: Float64Array): GlmData {
     data.logPrices,
     data.promoted,
     offset,
+    offsetFactor,
   );
 }
 
@@ -175,6 +185,18 @@ export class WeightedSums {
 }
 
 /**
+ * What a Newton step reads of the days at its means: the information's sums and the likelihood's gradient (per
+ * parameter: the residual (y - mu) / (1 + alpha mu) summed against its design column; per weekday, Monday's unused).
+ */
+class StepSums {
+  readonly sums = new WeightedSums();
+  readonly gradWeekday = new Float64Array(7);
+  gradAll = 0;
+  gradX = 0;
+  gradP = 0;
+}
+
+/**
  * MAP fit of log(rate) = a + gamma[weekday] + slope * logPrice + promotion * promoted + offset under an NB2
  * likelihood with over-dispersion `alpha` (0: Poisson) by damped Fisher scoring (IRLS: each day weighs
  * mu / (1 + alpha mu), so a noisy product's busy days do not pin its parameters more than the noise allows).
@@ -220,14 +242,17 @@ export function fitDemandGlm(
   const candidate = fitCandidate;
   // Kept with the fit: its standard errors are read from it on demand.
   const hess = new Float64Array(free * free);
-  const sums = fitSums;
   // The means at theta, kept from the objective's evaluation there (the next step's weights), and a candidate's:
   // the fit's own array and a scratch one, which trade places as steps are taken (the fit's means end in its own).
   const means = new Float64Array(n);
   if (fitTrial.length < n) fitTrial = new Float64Array(n);
   let mu = means;
   let trial = fitTrial;
-  let objective = penalisedLogLik(data, prior, theta, alpha, isFree, mu);
+  // The weighted sums and gradient at theta, and a candidate's, filled by the likelihood's pass over the days: they
+  // trade places with the means.
+  let current = fitCurrent;
+  let next = fitNext;
+  let objective = penalisedLogLikWithSums(data, prior, theta, alpha, isFree, mu, current);
   let iterations = 0;
   let converged = false;
   // Whether the last information matrix factored: only then is its inverse a covariance.
@@ -236,28 +261,8 @@ export function fitDemandGlm(
   let previous = 0;
   // Whether the fit stopped on the predicted step: its last information matrix is then a step behind theta.
   let stoppedEarly = false;
-  const gradWeekday = fitGradWeekday;
-  const { units, weekday, logPrice, promoted } = data;
   for (; iterations < 100 && !converged; iterations++) {
-    sums.reset();
-    gradWeekday.fill(0);
-    let gradAll = 0;
-    let gradX = 0;
-    let gradP = 0;
-    for (let i = 0; i < n; i++) {
-      const m = mu[i] ?? Number.NaN;
-      const spread = 1 + alpha * m;
-      const w = m / spread;
-      const r = ((units[i] ?? Number.NaN) - m) / spread;
-      const d = weekday[i] ?? 0;
-      const x = logPrice[i] ?? Number.NaN;
-      const p = promoted[i] ?? 0;
-      gradAll += r;
-      if (d > 0) gradWeekday[d] = (gradWeekday[d] ?? 0) + r;
-      gradX += r * x;
-      if (p !== 0) gradP += r * p;
-      sums.add(w, d, x, p);
-    }
+    const { sums, gradWeekday, gradAll, gradX, gradP } = current;
     for (let j = 0; j < PARAMS; j++) {
       const ij = index[j] ?? -1;
       if (ij < 0) continue;
@@ -291,7 +296,7 @@ export function fitDemandGlm(
         const ij = index[j] ?? -1;
         if (ij >= 0) candidate[j] = (theta[j] ?? Number.NaN) + scale * (step[ij] ?? Number.NaN);
       }
-      const value = penalisedLogLik(data, prior, candidate, alpha, isFree, trial);
+      const value = penalisedLogLikWithSums(data, prior, candidate, alpha, isFree, trial, next);
       // A full step under 1e-6 is inside the optimum's quadratic basin, where it gains ~1e-10 or less: a sum over
       // hundreds of days rounds by more than that, and halving it on that rounding took up to 20 passes to move theta
       // by nothing.
@@ -307,6 +312,7 @@ export function fitDemandGlm(
     for (let j = 0; j < free; j++) largest = Math.max(largest, Math.abs(scale * (step[j] ?? Number.NaN)));
     theta.set(candidate);
     [mu, trial] = [trial, mu];
+    [current, next] = [next, current];
     converged = largest < 1e-8;
     // Two full Newton steps in a row converge quadratically (each about C times the last squared, C read off the
     // two): stop once the step that would follow is predicted below 1e-12, rather than taking it to see it is
@@ -353,8 +359,8 @@ const fitTheta = new Float64Array(PARAMS);
 const fitGrad = new Float64Array(PARAMS);
 const fitStep = new Float64Array(PARAMS);
 const fitCandidate = new Float64Array(PARAMS);
-const fitGradWeekday = new Float64Array(7);
-const fitSums = new WeightedSums();
+const fitCurrent = new StepSums();
+const fitNext = new StepSums();
 /** `fitDemandGlm`'s candidate means, grown to the longest history met (its loops run over the data's days). */
 let fitTrial = new Float64Array(400);
 
@@ -520,6 +526,69 @@ function penalisedLogLik(
     mu[i] = m;
     ll += poisson ? y * eta - m : y * eta - (y + inverse) * Math.log1p(alpha * m);
   }
+  for (let j = 0; j < PARAMS; j++) {
+    if (!isFree[j]) continue;
+    const dev = (theta[j] ?? Number.NaN) - (prior.mean[j] ?? 0);
+    ll -= 0.5 * (prior.precision[j] ?? 0) * dev * dev;
+  }
+  return ll;
+}
+
+/**
+ * `penalisedLogLik` that also fills `at` with the Newton step's sums and gradient at the means it writes: a step
+ * taken then needs no pass of its own over the days (a fit's passes over the days went from 1 + 2 per step to 1 + 1).
+ * A loop of its own, not a flag of `penalisedLogLik`'s: `fittedMeans` needs none of it. Each sum is added in the days'
+ * order, as the step's own pass added it: the same sums, bit for bit.
+ */
+function penalisedLogLikWithSums(
+  data: GlmData,
+  prior: GlmPrior,
+  theta: Float64Array,
+  alpha: number,
+  isFree: readonly boolean[],
+  mu: Float64Array,
+  at: StepSums,
+): number {
+  const intercepts = weekdayInterceptsOf(theta);
+  const slope = theta[SLOPE] ?? Number.NaN;
+  const promotion = theta[PROMOTION] ?? Number.NaN;
+  const { units, weekday, logPrice, priceIndex, promoted, offset, offsetFactor } = data;
+  const prices = fillScales(data, intercepts, slope);
+  const weekdays = weekdayScale;
+  const lift = Math.exp(promotion);
+  const n = units.length;
+  const sums = at.sums;
+  const gradWeekday = at.gradWeekday;
+  sums.reset();
+  gradWeekday.fill(0);
+  let gradAll = 0;
+  let gradX = 0;
+  let gradP = 0;
+  let ll = 0;
+  const poisson = alpha <= 0;
+  const inverse = 1 / alpha;
+  for (let i = 0; i < n; i++) {
+    const y = units[i] ?? Number.NaN;
+    const d = weekday[i] ?? 0;
+    const p = promoted[i] ?? 0;
+    const x = logPrice[i] ?? Number.NaN;
+    const eta = (intercepts[d] ?? Number.NaN) + slope * x + promotion * p + (offset[i] ?? 0);
+    let m = (weekdays[d] ?? Number.NaN) * (prices[priceIndex[i] ?? 0] ?? Number.NaN) * (offsetFactor[i] ?? 1);
+    if (p !== 0) m *= p === 1 ? lift : Math.exp(promotion * p);
+    mu[i] = m;
+    ll += poisson ? y * eta - m : y * eta - (y + inverse) * Math.log1p(alpha * m);
+    const spread = 1 + alpha * m;
+    const w = m / spread;
+    const r = (y - m) / spread;
+    gradAll += r;
+    if (d > 0) gradWeekday[d] = (gradWeekday[d] ?? 0) + r;
+    gradX += r * x;
+    if (p !== 0) gradP += r * p;
+    sums.add(w, d, x, p);
+  }
+  at.gradAll = gradAll;
+  at.gradX = gradX;
+  at.gradP = gradP;
   for (let j = 0; j < PARAMS; j++) {
     if (!isFree[j]) continue;
     const dev = (theta[j] ?? Number.NaN) - (prior.mean[j] ?? 0);

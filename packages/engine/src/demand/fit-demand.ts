@@ -212,8 +212,8 @@ interface FirstFit {
   readonly signConstrained: boolean;
   readonly alpha: number;
   readonly alphaSe: number;
-  /** Each row's log offset in the later fits: its week's level and its calendar lift. */
-  readonly offset: Float64Array;
+  /** The product's data with the later fits' offset (each row's week's level and calendar lift). */
+  readonly data: GlmData;
   /** Each row's log level alone (relative to the last week's). */
   readonly logLevel: Float64Array;
   readonly levelVariance: number;
@@ -276,14 +276,23 @@ export function fitDemand(
       mu: poisson[i]?.fit.means ?? fittedMeans(p.data, []),
     })),
   );
-  const first = packedMap(prepared, (p, i) => {
-    const calendar = new Float64Array(p.day.length);
-    for (let k = 0; k < calendar.length; k++)
-      calendar[k] = holidayOfEve(p.day[k] ?? 0) === null ? 0 : lift.logLift;
-    const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
-    return firstFit(withData(p, withOffset(p.data, calendar)), weakPrior, priorE, start);
-  });
   const eveLift = Math.exp(lift.logLift);
+  // An eve's offset factor, as `glmData` takes it of the eve's offset.
+  const eveFactor = lift.logLift === 0 ? 1 : eveLift;
+  const first = packedMap(prepared, (p, i) => {
+    // The calendar's offset and its factors in one buffer (see `prepare`).
+    const n = p.day.length;
+    const columns = new ArrayBuffer(2 * 8 * n);
+    const calendar = new Float64Array(columns, 0, n);
+    const factor = new Float64Array(columns, 8 * n, n);
+    for (let k = 0; k < n; k++) {
+      const eve = holidayOfEve(p.day[k] ?? 0) !== null;
+      calendar[k] = eve ? lift.logLift : 0;
+      factor[k] = eve ? eveFactor : 1;
+    }
+    const start = poisson[i] ?? fitConstrained(p, weakPrior, priorE, 0);
+    return firstFit(withData(p, withOffset(p.data, calendar, factor)), weakPrior, priorE, start);
+  });
 
   // Company level: precision-weighted mean elasticity and DerSimonian-Laird between-product spread.
   const identified = packedFilter(first, (f, i) => prepared[i]?.priceVaries === true && !f.signConstrained);
@@ -329,7 +338,7 @@ export function fitDemand(
     const n = p.data.units.length;
     const alpha = (n * one.alpha + ALPHA_PRIOR_DAYS * pooledAlpha) / (n + ALPHA_PRIOR_DAYS);
     const { fit, signConstrained } = fitConstrained(
-      withData(p, withOffset(p.data, one.offset)),
+      withData(p, one.data),
       companyPrior,
       meanE,
       alpha,
@@ -412,87 +421,117 @@ function pickRows(
   return picked;
 }
 
+/** Bytes a row takes in `prepare`'s buffer: five columns of doubles, three of 32-bit integers, the weekday's byte. */
+const COLUMN_BYTES = 5 * 8 + 3 * 4 + 1;
+
 function prepare(
   productId: string,
   list: readonly SalesRow[],
   referenceHint: number | undefined,
   tol: number,
 ): Prepared | null {
-  // A day that ended out of stock only tells us demand was at least the stock: censored, so left out.
-  const usable = list.filter(
-    (r) => r.price > 0 && Number.isFinite(r.units_sold) && r.units_sold >= 0 && !isStockOutDay(r),
-  );
-  if (usable.length === 0) return null;
-  const reference = referenceHint ?? usable.reduce((a, r) => a + r.price, 0) / usable.length;
-  const n = usable.length;
-  const units = new Float64Array(n);
-  const weekday = new Uint8Array(n);
-  const logPriceOfDay = new Float64Array(n);
-  const priceIndex = new Int32Array(n);
-  const promotedShare = new Float64Array(n);
+  // One pass over the rows (objects scattered in memory, 36,500 a plan; three passes read them before), into arrays
+  // of the list's length whose first n entries are the usable days'.
+  const size = list.length;
+  // The product's columns in one buffer: a typed array of a few hundred doubles has its memory outside V8's heap,
+  // each one a backing store to allocate, track and free (nine a product, most of this function's and the fit's GC).
+  const buffer = new ArrayBuffer(size * COLUMN_BYTES);
+  const doubles = (k: number) => new Float64Array(buffer, k * 8 * size, size);
+  const ints = (k: number) => new Int32Array(buffer, (5 * 8 + k * 4) * size, size);
+  const units = doubles(0);
+  const promotedShare = doubles(1);
+  const logPriceOfDay = doubles(2);
+  const offset = doubles(3);
+  const offsetFactor = doubles(4);
+  const priceIndex = ints(0);
   // Each date read once, as its day number: the weekday and the week follow from it.
-  const day = new Int32Array(n);
-  let lastDate = usable[0]?.date ?? "";
+  const day = ints(1);
+  const week = ints(2);
+  const weekday = new Uint8Array(buffer, (5 * 8 + 3 * 4) * size, size);
+  // Each distinct price's index, in order of first sale; the day before's price and its index, as a price is mostly
+  // held for days and a Map of doubles hashes each.
+  const prices = new Map<number, number>();
+  const distinctPrices: number[] = [];
+  let heldPrice = Number.NaN;
+  let held = -1;
+  let priceSum = 0;
+  let lastDate = "";
   let lastDay = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const date = usable[i]?.date ?? "";
+  let hasPromotions = false;
+  let n = 0;
+  for (let j = 0; j < size; j++) {
+    const r = list[j];
+    // A day that ended out of stock only tells us demand was at least the stock: censored, so left out.
+    if (r === undefined || !(r.price > 0 && Number.isFinite(r.units_sold) && r.units_sold >= 0)) continue;
+    if (isStockOutDay(r)) continue;
+    const i = n++;
+    const date = r.date;
     const d = dayNumber(date);
     day[i] = d;
+    if (i === 0) lastDate = date;
     if (d > lastDay) {
       lastDay = d;
       lastDate = date;
     }
-  }
-  const week = new Int32Array(n);
-  // Each distinct price's index, in order of first sale, and its log relative to the reference.
-  const prices = new Map<number, number>();
-  const distinctLogPrices: number[] = [];
-  let sum = 0;
-  let hasPromotions = false;
-  usable.forEach((r, i) => {
-    const d = day[i] ?? 0;
     units[i] = r.units_sold;
     weekday[i] = weekdayOfDay(d);
-    // The log once per distinct price: the days repeat a few dozen.
-    let k = prices.get(r.price);
+    const price = r.price;
+    priceSum += price;
+    let k = price === heldPrice ? held : prices.get(price);
     if (k === undefined) {
-      k = distinctLogPrices.length;
-      prices.set(r.price, k);
-      distinctLogPrices.push(Math.log(r.price / reference));
+      k = distinctPrices.length;
+      prices.set(price, k);
+      distinctPrices.push(price);
     }
-    const logPrice = distinctLogPrices[k] ?? Number.NaN;
-    logPriceOfDay[i] = logPrice;
+    heldPrice = price;
+    held = k;
     priceIndex[i] = k;
     const promoted = Math.min(1, Math.max(0, r.promoted ?? 0));
     promotedShare[i] = promoted;
     if (promoted > 0) hasPromotions = true;
-    week[i] = Math.floor((lastDay - d) / 7);
-    sum += logPrice;
-  });
-  const data = glmData(
-    units,
-    weekday,
-    logPriceOfDay,
-    priceIndex,
-    Float64Array.from(distinctLogPrices),
-    promotedShare,
-    new Float64Array(n),
-  );
-  // Blocks were counted back from the last day; number them oldest first.
+  }
+  if (n === 0) return null;
+  const reference = referenceHint ?? priceSum / n;
+  // The log once per distinct price: the days repeat a few dozen.
+  const logPrices = new Float64Array(distinctPrices.length);
+  for (let k = 0; k < logPrices.length; k++)
+    logPrices[k] = Math.log((distinctPrices[k] ?? Number.NaN) / reference);
+  let sum = 0;
   let oldest = 0;
-  for (const b of week) oldest = Math.max(oldest, b);
+  for (let i = 0; i < n; i++) {
+    const logPrice = logPrices[priceIndex[i] ?? 0] ?? Number.NaN;
+    logPriceOfDay[i] = logPrice;
+    sum += logPrice;
+    const back = Math.floor((lastDay - (day[i] ?? 0)) / 7);
+    week[i] = back;
+    oldest = Math.max(oldest, back);
+  }
+  // Blocks were counted back from the last day; number them oldest first.
   for (let i = 0; i < n; i++) week[i] = oldest - (week[i] ?? 0);
   const mean = sum / n;
   let ss = 0;
-  for (const logPrice of data.logPrice) ss += (logPrice - mean) ** 2;
+  for (let i = 0; i < n; i++) ss += ((logPriceOfDay[i] ?? Number.NaN) - mean) ** 2;
   const sd = Math.sqrt(ss / n);
+  // No offset yet: its factors are 1, as `glmData` would take them of 0.
+  offsetFactor.fill(1);
+  const exact = n === size;
+  const data = glmData(
+    exact ? units : units.slice(0, n),
+    exact ? weekday : weekday.slice(0, n),
+    exact ? logPriceOfDay : logPriceOfDay.slice(0, n),
+    exact ? priceIndex : priceIndex.slice(0, n),
+    logPrices,
+    exact ? promotedShare : promotedShare.slice(0, n),
+    exact ? offset : offset.slice(0, n),
+    exact ? offsetFactor : offsetFactor.slice(0, n),
+  );
   return {
     productId,
     referencePrice: reference,
     rows: list.length,
     data,
-    week,
-    day,
+    week: exact ? week : week.slice(0, n),
+    day: exact ? day : day.slice(0, n),
     lastDate,
     distinctPrices: prices.size,
     logPriceSd: sd,
@@ -509,7 +548,9 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
   let current = start;
   const flat = p.data;
   let offset = flat.offset;
-  let logLevel = new Float64Array(flat.units.length);
+  let offsetFactor = flat.offsetFactor;
+  // Each row's log level: 0 (a new array) where no round reads one.
+  let logLevel: Float64Array | undefined;
   // The means without the level: the start's, then each round's fit's read against the calendar alone.
   let unlevelled = fittedMeans(flat, current.fit.theta);
   // The rounds read the level at the cheap moment alpha; the last fit's alpha is the likelihood's.
@@ -519,12 +560,24 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     // The level is read against the means without it.
     if (round > 0) unlevelled = fittedMeans(flat, current.fit.theta);
     const walk = weeklyLevel(p.week, flat.units, unlevelled, alpha);
-    logLevel = new Float64Array(p.week.length);
-    offset = new Float64Array(p.week.length);
+    // The three columns in one buffer (one backing store outside V8's heap, not three: see `prepare`).
+    const n = p.week.length;
+    const columns = new ArrayBuffer(3 * 8 * n);
+    logLevel = new Float64Array(columns, 0, n);
+    offset = new Float64Array(columns, 8 * n, n);
+    offsetFactor = new Float64Array(columns, 16 * n, n);
+    // exp of the offset once per week where the calendar adds nothing (l + 0 is l), per day on an eve: the factors
+    // `glmData` would take per day, bit for bit.
+    const weekFactors = levelFactors(walk.logLevels);
     for (let i = 0; i < logLevel.length; i++) {
-      const l = walk.logLevels[p.week[i] ?? 0] ?? 0;
+      const w = p.week[i] ?? 0;
+      const l = walk.logLevels[w] ?? 0;
+      const calendar = flat.offset[i] ?? 0;
+      const o = l + calendar;
       logLevel[i] = l;
-      offset[i] = l + (flat.offset[i] ?? 0);
+      offset[i] = o;
+      offsetFactor[i] =
+        calendar === 0 ? (l === 0 ? 1 : (weekFactors[w] ?? Number.NaN)) : o === 0 ? 1 : Math.exp(o);
     }
     level = {
       lastVariance: walk.lastVariance,
@@ -532,11 +585,11 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
       strayVariance: walk.strayVariance,
       moves: walk.stepVariance > 0,
     };
-    const data = withOffset(flat, offset);
+    const data = withOffset(flat, offset, offsetFactor);
     current = fitConstrained(withData(p, data), prior, fallbackElasticity, alpha, current.fit.theta);
     alpha = momentOverdispersion(data.units, current.fit.means);
   }
-  const data = withOffset(flat, offset);
+  const data = withOffset(flat, offset, offsetFactor);
   // The last round's fit is of these data: its means are theirs.
   const estimate = estimateOverdispersion(data, current.fit.means);
   return {
@@ -544,12 +597,30 @@ function firstFit(p: Prepared, prior: GlmPrior, fallbackElasticity: number, star
     signConstrained: current.signConstrained,
     alpha: estimate.alpha,
     alphaSe: estimate.se,
-    offset,
-    logLevel,
+    data,
+    logLevel: logLevel ?? new Float64Array(flat.units.length),
     levelVariance: level.lastVariance + level.stepVariance,
     levelMoves: level.moves,
     strayVariance: level.strayVariance,
   };
+}
+
+/** `levelFactors`' result, refilled every call up to the weeks' count (read before the next). */
+let levelFactorScratch = new Float64Array(64);
+
+/**
+ * exp of each week's log level (1 where it is 0): a row's offset factor where the calendar adds nothing. In scratch
+ * (entries past the weeks' stale): read within the round that asks.
+ */
+function levelFactors(logLevels: ArrayLike<number>): Float64Array {
+  if (levelFactorScratch.length < logLevels.length)
+    levelFactorScratch = new Float64Array(2 * logLevels.length);
+  const factors = levelFactorScratch;
+  for (let w = 0; w < factors.length; w++) {
+    const l = logLevels[w] ?? 0;
+    factors[w] = l === 0 ? 1 : Math.exp(l);
+  }
+  return factors;
 }
 
 /**
@@ -579,7 +650,7 @@ function withAlpha(one: FirstFit, alpha: number, signConstrained: boolean): Firs
     signConstrained,
     alpha,
     alphaSe: one.alphaSe,
-    offset: one.offset,
+    data: one.data,
     logLevel: one.logLevel,
     levelVariance: one.levelVariance,
     levelMoves: one.levelMoves,

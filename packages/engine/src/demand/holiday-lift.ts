@@ -50,6 +50,15 @@ export function holidayLift(products: readonly DaysAndMeans[]): HolidayLift {
   return { logLift: Math.abs(mean) > critical * se ? mean : 0, stdError: se, holidays: n };
 }
 
+/**
+ * `addProduct`'s table (`starts`, `filled`: span + 1 and span entries; `around`: the entries listed), grown to the
+ * longest span met and written before read in each call: three arrays a product, each a backing store outside V8's
+ * heap.
+ */
+let startsScratch = new Int32Array(512);
+let filledScratch = new Int32Array(512);
+let aroundScratch = new Float64Array(512);
+
 /** Units and means of one holiday on its eves and on the days around them. */
 interface HolidaySums {
   eveU: number;
@@ -85,6 +94,40 @@ function addProduct(sums: Map<number, HolidaySums>, p: DaysAndMeans): void {
     const h = holidayOfEve(d);
     if (h !== null) near.add(h);
   }
+  if (!(first <= last)) return;
+  // The holidays around each day of the product's span, in `near`'s order (a day's list from `starts[o]` to
+  // `starts[o + 1]` of `around`, o its offset from the first day), each marked over its window once: most days are
+  // around none, and testing each day against every holiday near the span was most of this function's time. Each
+  // holiday's sums still take its days in the days' order.
+  const span = last - first + 1;
+  if (startsScratch.length < span + 1) {
+    startsScratch = new Int32Array(2 * (span + 1));
+    filledScratch = new Int32Array(2 * (span + 1));
+  }
+  const starts = startsScratch.subarray(0, span + 1).fill(0);
+  for (const h of near) {
+    const from = Math.max(first, h - EVE_DAYS - AROUND_DAYS);
+    const to = Math.min(last, h + AROUND_DAYS);
+    // The holiday itself is its own story (closed, or the feast).
+    for (let d = from; d <= to; d++) if (d !== h) starts[d - first + 1] = (starts[d - first + 1] ?? 0) + 1;
+  }
+  for (let o = 0; o < span; o++) starts[o + 1] = (starts[o + 1] ?? 0) + (starts[o] ?? 0);
+  const listed = starts[span] ?? 0;
+  if (aroundScratch.length < listed) aroundScratch = new Float64Array(2 * listed);
+  const around = aroundScratch;
+  const filled = filledScratch;
+  filled.set(starts.subarray(0, span));
+  for (const h of near) {
+    const from = Math.max(first, h - EVE_DAYS - AROUND_DAYS);
+    const to = Math.min(last, h + AROUND_DAYS);
+    for (let d = from; d <= to; d++) {
+      if (d === h) continue;
+      const o = d - first;
+      const k = filled[o] ?? 0;
+      around[k] = h;
+      filled[o] = k + 1;
+    }
+  }
   for (let i = 0; i < p.day.length; i++) {
     const d = p.day[i] ?? 0;
     const u = p.units[i] ?? 0;
@@ -96,10 +139,9 @@ function addProduct(sums: Map<number, HolidaySums>, p: DaysAndMeans): void {
       s.eveM += m;
       continue;
     }
-    for (const h of near) {
-      // The holiday itself is its own story (closed, or the feast).
-      if (d === h || d < h - EVE_DAYS - AROUND_DAYS || d > h + AROUND_DAYS) continue;
-      const s = sumsOf(sums, h);
+    const o = d - first;
+    for (let k = starts[o] ?? 0, end = starts[o + 1] ?? 0; k < end; k++) {
+      const s = sumsOf(sums, around[k] ?? Number.NaN);
       s.aroundU += u;
       s.aroundM += m;
     }

@@ -144,7 +144,8 @@ export interface Overdispersion {
  * under-states alpha by about the share of the data the mean parameters absorb). Brent's search on log alpha within
  * a factor 5 of the moment estimate, from it (parabolic steps where the likelihood is smooth, golden sections where
  * not: 6 to 8 evaluations of the likelihood, each a pass over the days, where a golden-section search to the same
- * width took 12); 0 (Poisson) where no alpha above `MIN_ALPHA` beats it. With its standard error, which reads the
+ * width took 12); 0 (Poisson) where no alpha above `MIN_ALPHA` beats it, without a search where the lower bound's
+does not. With its standard error, which reads the
  * same counts and, where log(alpha) is the search's point itself, the likelihood the search found there.
  */
 export function estimateOverdispersion(data: GlmData, mu: Float64Array): Overdispersion {
@@ -152,14 +153,16 @@ export function estimateOverdispersion(data: GlmData, mu: Float64Array): Overdis
   const lo = Math.log(Math.max(MIN_ALPHA, start / 5));
   const hi = Math.log(Math.min(MAX_ALPHA, Math.max(start * 5, 20 * MIN_ALPHA)));
   const counts = countsOf(data.units, mu);
-  const best = brentMaximum(
-    (x) => adjusted(data, counts, mu, Math.exp(x)),
-    lo,
-    hi,
-    Math.min(hi, Math.max(lo, Math.log(Math.max(start, MIN_ALPHA)))),
-    LOG_ALPHA_TOLERANCE,
-  );
-  if (!(best.value > adjusted(data, counts, mu, 0))) return { alpha: 0, se: Number.NaN };
+  const poisson = adjusted(data, counts, mu, 0);
+  const f = (x: number) => adjusted(data, counts, mu, Math.exp(x));
+  const x0 = Math.min(hi, Math.max(lo, Math.log(Math.max(start, MIN_ALPHA))));
+  const atStart = f(x0);
+  // A search from the lower bound (a moment estimate of at most MIN_ALPHA, half the products of a market) whose first
+  // alpha does not beat Poisson ends at Poisson: the likelihood falls from alpha 0 on, if it has one maximum (the
+  // search's own premise), and the search's best could not beat alpha 0 either. Its 6 to 8 passes are not taken.
+  if (x0 === lo && !(atStart > poisson)) return { alpha: 0, se: Number.NaN };
+  const best = brentMaximum(f, lo, hi, x0, atStart, LOG_ALPHA_TOLERANCE);
+  if (!(best.value > poisson)) return { alpha: 0, se: Number.NaN };
   const alpha = Math.exp(best.x);
   // log(exp(x)) is x but for rounding: only then is the search's value the one `overdispersionSe` would compute.
   const atAlpha = Math.log(alpha) === best.x ? best.value : undefined;
@@ -168,13 +171,14 @@ export function estimateOverdispersion(data: GlmData, mu: Float64Array): Overdis
 
 /**
  * Brent's method (parabolic interpolation safeguarded by golden sections; Numerical Recipes' `brent`) for the
- * maximum of f on [a, b], from `x0`, to within about `tol` in x.
+ * maximum of f on [a, b], from `x0` (where f is `fx0`), to within about `tol` in x.
  */
 function brentMaximum(
   f: (x: number) => number,
   a0: number,
   b0: number,
   x0: number,
+  fx0: number,
   tol: number,
 ): { x: number; value: number } {
   const golden = (3 - Math.sqrt(5)) / 2;
@@ -182,7 +186,7 @@ function brentMaximum(
   let b = b0;
   // The search minimises g = -f: x the best point, w the second best, v the previous w.
   let x = x0;
-  let gx = -f(x);
+  let gx = -fx0;
   let w = x;
   let gw = gx;
   let v = x;

@@ -53,9 +53,11 @@ interface WeekObs {
 export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array, alpha: number): WeeklyLevel {
   let weeks = 0;
   for (const w of week) weeks = Math.max(weeks, w + 1);
-  const units = new Float64Array(weeks);
-  const expected = new Float64Array(weeks);
-  const squares = new Float64Array(weeks);
+  if (weekScratch.length < 5 * weeks) weekScratch = new Float64Array(10 * weeks);
+  // Views of the scratch, zeroed as a new array would be (z is filled below).
+  const units = weekScratch.subarray(0, weeks).fill(0);
+  const expected = weekScratch.subarray(weeks, 2 * weeks).fill(0);
+  const squares = weekScratch.subarray(2 * weeks, 3 * weeks).fill(0);
   for (let i = 0; i < week.length; i++) {
     const w = week[i] ?? 0;
     const m = mu[i] ?? 0;
@@ -63,7 +65,10 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     expected[w] = (expected[w] ?? 0) + m;
     squares[w] = (squares[w] ?? 0) + m * m;
   }
-  const obs: WeekObs = { z: new Float64Array(weeks).fill(Number.NaN), v: new Float64Array(weeks) };
+  const obs: WeekObs = {
+    z: weekScratch.subarray(3 * weeks, 4 * weeks).fill(Number.NaN),
+    v: weekScratch.subarray(4 * weeks, 5 * weeks).fill(0),
+  };
   let observed = 0;
   for (let w = 0; w < weeks; w++) {
     const e = expected[w] ?? 0;
@@ -83,11 +88,14 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
   if (observed < MIN_WEEKS) return flat;
   let flatBest = { stray: 0, logLik: Number.NEGATIVE_INFINITY };
   let best = { q: 0, stray: 0, logLik: Number.NEGATIVE_INFINITY };
-  for (const stray of STRAY_GRID) {
-    const ll = filterLogLik(obs, 0, stray);
+  const logLiks = gridLogLiks(obs);
+  for (let s = 0; s < STRAY_GRID.length; s++) {
+    const stray = STRAY_GRID[s] ?? 0;
+    const ll = logLiks[s * GRID_QS] ?? Number.NaN;
     if (ll > flatBest.logLik) flatBest = { stray, logLik: ll };
-    for (const q of STEP_GRID) {
-      const ll = filterLogLik(obs, q, stray);
+    for (let k = 1; k < GRID_QS; k++) {
+      const q = GRID_Q[k] ?? 0;
+      const ll = logLiks[s * GRID_QS + k] ?? Number.NaN;
       if (ll > best.logLik) best = { q, stray, logLik: ll };
     }
   }
@@ -112,6 +120,13 @@ export function weeklyLevel(week: Int32Array, y: Float64Array, mu: Float64Array,
     lrStatistic: lr,
   };
 }
+
+/**
+ * `weeklyLevel`'s sums and observations by week, five columns of views into it, grown to the longest history met:
+ * arrays of ~53 doubles each have their memory outside V8's heap, a backing store to allocate and free, five a
+ * product. Nothing the function returns reads them.
+ */
+let weekScratch = new Float64Array(5 * 64);
 
 interface FilterRun {
   /** Filtered mean and variance of each week's level, and the predicted ones before its observation. */
@@ -140,12 +155,76 @@ function filter(obs: WeekObs, q: number, stray: number): FilterRun {
   };
 }
 
+/** The grid's step variances, the flat level's 0 first, and the filters of one pass (each stray's, in that order). */
+const GRID_Q = Float64Array.from([0, ...STEP_GRID]);
+const GRID_QS = GRID_Q.length;
+const GRID = STRAY_GRID.length * GRID_QS;
+/** `gridLogLiks`' state of each filter, and its result; refilled every call. */
+const gridMean = new Float64Array(GRID);
+const gridVariance = new Float64Array(GRID);
+const gridProduct = new Float64Array(GRID);
+const gridLogs = new Float64Array(GRID);
+const gridSquares = new Float64Array(GRID);
+const gridLogLik = new Float64Array(GRID);
+
 /**
- * `filter(obs, q, stray).logLik` without keeping the run: the grid search asks for the likelihood of 50 (q, stray)
- * pairs and smooths only the best one.
+ * `filter(obs, q, stray).logLik` of every pair of the grid (filter `s * GRID_QS + k`: stray s, step `GRID_Q[k]`),
+ * without keeping the runs: the search smooths only the best one. The 50 filters run side by side in one pass over
+ * the weeks, each with `filterPass`' operations in its order (the same likelihoods, bit for bit): one filter's
+ * weeks are a chain of divisions, each waiting on the last, where 50 independent chains keep the divider busy.
  */
-function filterLogLik(obs: WeekObs, q: number, stray: number): number {
-  return filterPass(obs, q, stray, null);
+function gridLogLiks(obs: WeekObs): Float64Array {
+  const m = gridMean;
+  const p = gridVariance;
+  const product = gridProduct;
+  const logs = gridLogs;
+  const squares = gridSquares;
+  m.fill(0);
+  p.fill(DIFFUSE);
+  product.fill(1);
+  logs.fill(0);
+  squares.fill(0);
+  let terms = 0;
+  let started = false;
+  const { z, v } = obs;
+  for (let w = 0; w < z.length; w++) {
+    const zw = z[w] ?? Number.NaN;
+    if (Number.isNaN(zw)) {
+      if (w > 0) for (let f = 0; f < GRID; f++) p[f] = (p[f] ?? Number.NaN) + (GRID_Q[f % GRID_QS] ?? 0);
+      continue;
+    }
+    const vw = v[w] ?? Number.NaN;
+    if (started) terms++;
+    for (let s = 0; s < STRAY_GRID.length; s++) {
+      const stray = STRAY_GRID[s] ?? 0;
+      for (let k = 0; k < GRID_QS; k++) {
+        const f = s * GRID_QS + k;
+        const pm = m[f] ?? Number.NaN;
+        const prior = p[f] ?? Number.NaN;
+        const pp = w === 0 ? prior : prior + (GRID_Q[k] ?? 0);
+        const sw = pp + vw + stray;
+        const innovation = zw - pm;
+        if (started) {
+          let prod = (product[f] ?? Number.NaN) * sw;
+          if (prod > 1e150 || prod < 1e-150) {
+            logs[f] = (logs[f] ?? 0) + Math.log(prod);
+            prod = 1;
+          }
+          product[f] = prod;
+          squares[f] = (squares[f] ?? 0) + (innovation * innovation) / sw;
+        }
+        const gain = pp / sw;
+        m[f] = pm + gain * innovation;
+        p[f] = (1 - gain) * pp;
+      }
+    }
+    started = true;
+  }
+  const out = gridLogLik;
+  for (let f = 0; f < GRID; f++)
+    out[f] =
+      -0.5 * (terms * LOG_2PI + (logs[f] ?? 0) + Math.log(product[f] ?? Number.NaN) + (squares[f] ?? 0));
+  return out;
 }
 
 /** The Kalman filter's pass over the weeks: its log-likelihood, and each week's moments into `run` when given. */
