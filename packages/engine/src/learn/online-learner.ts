@@ -793,6 +793,9 @@ interface DayEvidence {
   readonly mean: Float64Array;
   /** Calendar week (days since the epoch / 7): the days of one week share its stray level. */
   readonly week: Float64Array;
+  /** The first week of the days held, and the weeks from it to their last. */
+  readonly firstWeek: number;
+  readonly weeks: number;
 }
 
 /**
@@ -800,7 +803,7 @@ interface DayEvidence {
  * built, and views are built one at a time, so five typed arrays a product (each with its own backing store, 500 a
  * plan of 100 products) are five a process.
  */
-let evidence: Omit<DayEvidence, "count"> = {
+let evidence: Omit<DayEvidence, "count" | "firstWeek" | "weeks"> = {
   price: new Float64Array(0),
   units: new Float64Array(0),
   volume: new Float64Array(0),
@@ -833,6 +836,8 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
   let rate = 0;
   // The level's last day, read at the first day used (as `levelOnDay` would read it), then kept.
   let lastDay = Number.NaN;
+  let firstWeek = Number.POSITIVE_INFINITY;
+  let lastWeek = Number.NEGATIVE_INFINITY;
   for (const r of history) {
     if (isStockOutDay(r)) continue;
     if (Number.isNaN(lastDay)) lastDay = dayNumber(fitted.level.lastDate);
@@ -852,68 +857,99 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
     volumes[count] = volume;
     mean[count] = rate * volume;
     // The date at UTC midnight is day x DAY_MS to the millisecond (`dateToMs`), without parsing it again.
-    week[count] = Math.floor((day * DAY_MS) / WEEK_MS);
+    const w = Math.floor((day * DAY_MS) / WEEK_MS);
+    week[count] = w;
+    if (w < firstWeek) firstWeek = w;
+    if (w > lastWeek) lastWeek = w;
     count++;
   }
-  return { count, price, units, volume: volumes, mean, week };
+  const weeks = count === 0 ? 0 : lastWeek - firstWeek + 1;
+  return { count, price, units, volume: volumes, mean, week, firstWeek: count === 0 ? 0 : firstWeek, weeks };
 }
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 
-/** One price's days of one week, summed: their units, exposure and the model's units (and their squares). */
-interface WeekBlock {
-  units: number;
-  exposure: number;
-  mean: number;
-  squares: number;
+/**
+ * The week blocks of a view's prices (a price's days of one week, summed: their units, exposure and the model's
+ * units and its squares), in columns by slot (a grid price) and week from the evidence's first: a Map and an object
+ * per price and week were ~3 MB a plan for the collector. Shared by every view, as the evidence is (a view sums its
+ * blocks before the next is built); a block belongs to the current sums where its stamp is `blockStamp`, and each
+ * slot lists its weeks in the order first met, the order the sums take.
+ */
+let blockUnits = new Float64Array(0);
+let blockExposure = new Float64Array(0);
+let blockMean = new Float64Array(0);
+let blockSquares = new Float64Array(0);
+let blockStamps = new Int32Array(0);
+let blockOrder = new Int32Array(0);
+let blockCounts = new Int32Array(0);
+let blockStamp = 0;
+
+/** Empty blocks for `slots` prices over `weeks` weeks. */
+function startBlocks(slots: number, weeks: number): void {
+  const size = slots * weeks;
+  if (blockUnits.length < size) {
+    const length = Math.max(size, Math.ceil(blockUnits.length * 1.5));
+    blockUnits = new Float64Array(length);
+    blockExposure = new Float64Array(length);
+    blockMean = new Float64Array(length);
+    blockSquares = new Float64Array(length);
+    blockStamps = new Int32Array(length);
+    blockOrder = new Int32Array(length);
+    blockStamp = 0;
+  }
+  if (blockCounts.length < slots) blockCounts = new Int32Array(Math.max(slots, 2 * blockCounts.length));
+  blockCounts.fill(0, 0, slots);
+  if (blockStamp === 2_147_483_647) {
+    blockStamps.fill(0);
+    blockStamp = 0;
+  }
+  blockStamp++;
+}
+
+/** Day `i` of `days` into its week's block of slot `slot`, at exposure `exposure`. */
+function addDay(slot: number, days: DayEvidence, i: number, exposure: number): void {
+  const week = (days.week[i] as number) - days.firstWeek;
+  const base = slot * days.weeks;
+  const at = base + week;
+  if (blockStamps[at] !== blockStamp) {
+    blockStamps[at] = blockStamp;
+    blockUnits[at] = 0;
+    blockExposure[at] = 0;
+    blockMean[at] = 0;
+    blockSquares[at] = 0;
+    const n = blockCounts[slot] as number;
+    blockOrder[base + n] = week;
+    blockCounts[slot] = n + 1;
+  }
+  const mean = days.mean[i] ?? Number.NaN;
+  blockUnits[at] = (blockUnits[at] as number) + (days.units[i] ?? Number.NaN);
+  blockExposure[at] = (blockExposure[at] as number) + exposure;
+  blockMean[at] = (blockMean[at] as number) + mean;
+  blockSquares[at] = (blockSquares[at] as number) + mean * mean;
 }
 
 /**
- * The blocks' units and exposure, each block at its weight E / Var (the IRLS weight): Var = E + alpha sum mu^2
- * (NB2 days) + stray E^2 (the week's shared stray level). Units and exposure count at the same weight, so the rate
- * they imply is unchanged and a weighted sum's variance equals its mean, as a Poisson count's does: an
+ * Slot `slot`'s blocks' units and exposure, each block at its weight E / Var (the IRLS weight): Var = E + alpha sum
+ * mu^2 (NB2 days) + stray E^2 (the week's shared stray level). Units and exposure count at the same weight, so the
+ * rate they imply is unchanged and a weighted sum's variance equals its mean, as a Poisson count's does: an
  * over-dispersed day, or a week whose level strayed, says less than Poisson days would. Counted as independent
  * days, a price held through one lucky week kept the learner there for a season (`cj-995242` of the real suite).
  */
-function weightedSales(blocks: Iterable<WeekBlock>, fitted: FittedProduct, alpha: number): PriceSales {
+function weightedSales(slot: number, weeks: number, fitted: FittedProduct, alpha: number): PriceSales {
   const stray = fitted.level.strayVariance;
   const out = { exposure: 0, units: 0 };
-  for (const b of blocks) {
-    const w = b.mean > 0 ? 1 / (1 + (alpha * b.squares) / b.mean + stray * b.mean) : 1;
-    out.units += w * b.units;
-    out.exposure += w * b.exposure;
+  const base = slot * weeks;
+  const count = blockCounts[slot] as number;
+  for (let n = 0; n < count; n++) {
+    const at = base + (blockOrder[base + n] as number);
+    const mean = blockMean[at] as number;
+    const w = mean > 0 ? 1 / (1 + (alpha * (blockSquares[at] as number)) / mean + stray * mean) : 1;
+    out.units += w * (blockUnits[at] as number);
+    out.exposure += w * (blockExposure[at] as number);
   }
   return out;
-}
-
-/**
- * One price's week blocks by week, in the order first met, and the block met last: days come in date order, so
- * the next day is mostly in the same week (one map look-up a week rather than a day).
- */
-interface WeekBlocks {
-  readonly byWeek: Map<number, WeekBlock>;
-  lastWeek: number;
-  last: WeekBlock | undefined;
-}
-
-const weekBlocks = (): WeekBlocks => ({ byWeek: new Map(), lastWeek: Number.NaN, last: undefined });
-
-/** Day `i` of `days` into its week's block, at exposure `exposure`. */
-function addDay(blocks: WeekBlocks, days: DayEvidence, i: number, exposure: number): void {
-  const week = days.week[i] ?? Number.NaN;
-  let b = week === blocks.lastWeek ? blocks.last : blocks.byWeek.get(week);
-  if (b === undefined) {
-    b = { units: 0, exposure: 0, mean: 0, squares: 0 };
-    blocks.byWeek.set(week, b);
-  }
-  blocks.lastWeek = week;
-  blocks.last = b;
-  const mean = days.mean[i] ?? Number.NaN;
-  b.units += days.units[i] ?? Number.NaN;
-  b.exposure += exposure;
-  b.mean += mean;
-  b.squares += mean * mean;
 }
 
 /** The sales of the days charged exactly `price` (to the currency's minor unit). */
@@ -924,11 +960,11 @@ function salesAt(
   alpha: number,
   currency: string,
 ): PriceSales {
-  const blocks = weekBlocks();
+  startBlocks(1, days.weeks);
   for (let i = 0; i < days.count; i++)
     if (roundToMinor(days.price[i] ?? Number.NaN, currency) === price)
-      addDay(blocks, days, i, days.volume[i] ?? Number.NaN);
-  return weightedSales(blocks.byWeek.values(), fitted, alpha);
+      addDay(0, days, i, days.volume[i] ?? Number.NaN);
+  return weightedSales(0, days.weeks, fitted, alpha);
 }
 
 /**
@@ -942,7 +978,7 @@ function salesByGridPrice(
   days: DayEvidence,
   alpha: number,
 ): PriceSales[] {
-  const blocks = packedMap(prices, weekBlocks);
+  startBlocks(prices.length, days.weeks);
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
@@ -963,16 +999,15 @@ function salesByGridPrice(
       k = nearestPriceIndex(prices, price);
     }
     const p = prices[k];
-    const b = blocks[k];
-    if (p === undefined || b === undefined) continue;
+    if (p === undefined) continue;
     if (!Object.is(price, movedPrice) || !Object.is(p, movedTo)) {
       movedPrice = price;
       movedTo = p;
       moved = (price / p) ** -fitted.elasticity;
     }
-    addDay(b, days, i, (days.volume[i] ?? Number.NaN) * moved);
+    addDay(k, days, i, (days.volume[i] ?? Number.NaN) * moved);
   }
-  return packedMap(blocks, (b) => weightedSales(b.byWeek.values(), fitted, alpha));
+  return packedMap(prices, (_, k) => weightedSales(k, days.weeks, fitted, alpha));
 }
 
 /**
