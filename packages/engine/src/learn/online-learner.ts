@@ -147,9 +147,15 @@ interface Season {
   thompson: { readonly rng: Uniform; readonly sales: readonly number[]; readonly picks: number[] } | null;
   /** The fluid plans' memos of the posterior mean's, the Thompson draw's and the prior's sales (`fluidMemo`). */
   readonly memos: { readonly mean: FluidMemo; readonly drawn: FluidMemo; readonly curve: FluidMemo };
-  /** The guard's posterior draws (every price's rate), drawn as far as a question has needed them. */
-  readonly guard: (readonly number[])[];
+  /**
+   * The guard's posterior draws (every price's rate, draw `k` at `k` x the prices), drawn as far as a question has
+   * needed them (`guardDrawn`), in one array a season rather than one a draw.
+   */
+  guard: Float64Array | null;
+  guardDrawn: number;
   guardRng: Uniform | null;
+  /** The guard's answers asked (`beatsAnchor`'s), by chosen and anchor index and bid: the draws do not change. */
+  readonly answers: GuardAnswer[];
   /** By price index: the band's draws of that price's posterior (`bandDraws`), once asked. */
   readonly bands: (BandDraws | undefined)[];
   /** The band draws' stream: every price's draws start from it (`bandDraws`), so it is drawn once and replayed. */
@@ -369,8 +375,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         tails: null,
         thompson: null,
         memos: { mean: fluidMemo(), drawn: fluidMemo(), curve: fluidMemo() },
-        guard: [],
+        guard: null,
+        guardDrawn: 0,
         guardRng: null,
+        answers: [],
         bands: [],
         units: null,
         sold: soldSpan(view.byPrice),
@@ -395,7 +403,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     if (thompson === null) {
       const rng = seededUniform(`${input.seed}:${id}:${season.date}`);
       const { fitted, edges, prices, byPrice, priorDays, distribution } = belief.view;
-      const rates = drawRates(rng, fitted, edges, prices, byPrice, priorDays);
+      const rates = new Array<number>(prices.length);
+      drawRates(rng, fitted, edges, prices, byPrice, priorDays, rates, 0);
       thompson = { rng, sales: packedMap(rates, (rate) => expectedDemand(distribution, rate)), picks: [] };
       season.thompson = thompson;
     }
@@ -647,15 +656,49 @@ function beatsAnchor(
   seed: string | number,
   id: string,
 ): boolean {
+  // A plan's days ask the same question again (its bid moves along a few paths): the same draws answer it the same.
+  const answers = belief.season.answers;
+  for (let i = 0; i < answers.length; i++) {
+    const a = answers[i] as GuardAnswer;
+    if (a.chosen === chosen && a.anchor === anchor && Object.is(a.bid, bid)) return a.beats;
+  }
+  const beats = countWins(chosen, anchor, unitCost, bid, belief, seed, id);
+  if (answers.length >= GUARD_ANSWERS) answers.length = 0;
+  answers.push({ chosen, anchor, bid, beats });
+  return beats;
+}
+
+/** A guard's answer (`beatsAnchor`) and its question (the unit cost is the product's, the draws the season's). */
+interface GuardAnswer {
+  readonly chosen: number;
+  readonly anchor: number;
+  readonly bid: number;
+  readonly beats: boolean;
+}
+
+/** Answers a season keeps (`beatsAnchor`); beyond them it starts over. */
+const GUARD_ANSWERS = 16;
+
+/** `beatsAnchor`'s count of the draws. */
+function countWins(
+  chosen: number,
+  anchor: number,
+  unitCost: number,
+  bid: number,
+  belief: ProductBelief,
+  seed: string | number,
+  id: string,
+): boolean {
   const { prices, distribution } = belief.view;
+  const n = prices.length;
   const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
   const chosenMargin = (prices[chosen] ?? 0) - unitCost - bid;
   const anchorMargin = (prices[anchor] ?? 0) - unitCost - bid;
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
-    const rates = guardDraw(belief, seed, id, k);
-    const atChosen = chosenMargin * expectedDemand(distribution, rates[chosen] ?? 0);
-    const atAnchor = anchorMargin * expectedDemand(distribution, rates[anchor] ?? 0);
+    const rates = guardDraws(belief, seed, id, k);
+    const atChosen = chosenMargin * expectedDemand(distribution, rates[k * n + chosen] ?? 0);
+    const atAnchor = anchorMargin * expectedDemand(distribution, rates[k * n + anchor] ?? 0);
     if (atChosen > atAnchor) wins++;
     if (wins >= needed) return true;
     if (k + 1 - wins > RULE_DRAWS - needed) return false;
@@ -664,17 +707,28 @@ function beatsAnchor(
 }
 
 /**
- * The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use from the product's (`id`) guard
- * stream under the learner's `seed`.
+ * The plan's guard draws of every price's rate (`beatsAnchor`), drawn through the `k`th on first use from the
+ * product's (`id`) guard stream under the learner's `seed`: draw `k`'s rates from `k` x the prices.
  */
-function guardDraw(belief: ProductBelief, seed: string | number, id: string, k: number): readonly number[] {
+function guardDraws(belief: ProductBelief, seed: string | number, id: string, k: number): Float64Array {
   const season = belief.season;
-  while (season.guard.length <= k) {
+  const { fitted, edges, prices, byPrice, priorDays } = belief.view;
+  season.guard ??= new Float64Array(RULE_DRAWS * prices.length);
+  while (season.guardDrawn <= k) {
     season.guardRng ??= seededUniform(`${seed}:${id}:${season.date}:guard-draws`);
-    const { fitted, edges, prices, byPrice, priorDays } = belief.view;
-    season.guard.push(drawRates(season.guardRng, fitted, edges, prices, byPrice, priorDays));
+    drawRates(
+      season.guardRng,
+      fitted,
+      edges,
+      prices,
+      byPrice,
+      priorDays,
+      season.guard,
+      season.guardDrawn * prices.length,
+    );
+    season.guardDrawn++;
   }
-  return season.guard[k] as readonly number[];
+  return season.guard;
 }
 
 /**
@@ -1122,23 +1176,37 @@ function optimism(daysLeft: number, prices: number, exposure: number): number {
 }
 
 /**
- * The prior mean of a price's rate at weekday volume 1: the fitted curve (its level shifted by `shift`, its
- * elasticity replaced when drawn), or, beyond the centre of an end's own demand line where that end contradicts
- * the curve (`edgeLines`), that line.
+ * The prior mean of a price's rate at weekday volume 1: the fitted curve, or, beyond the centre of an end's own
+ * demand line where that end contradicts the curve (`edgeLines`), that line.
  */
-function priorRate(
+function priorRate(fitted: FittedProduct, edges: EdgeLines, price: number): number {
+  if (edges.below !== undefined || edges.above !== undefined) {
+    const x = Math.log(price);
+    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price);
+    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price);
+  }
+  return fitted.baseRate * (price / fitted.referencePrice) ** -fitted.elasticity;
+}
+
+/**
+ * `priorRate` at a posterior draw: the curve's level shifted (`level`), its elasticity replaced, and the edges'
+ * elasticities (NaN where there is no edge).
+ */
+function drawnPriorRate(
   fitted: FittedProduct,
   edges: EdgeLines,
   price: number,
-  draw?: { level: number; elasticity: number; below?: number; above?: number },
+  level: number,
+  elasticity: number,
+  below: number,
+  above: number,
 ): number {
   if (edges.below !== undefined || edges.above !== undefined) {
     const x = Math.log(price);
-    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, draw?.below);
-    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, draw?.above);
+    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, below);
+    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, above);
   }
-  const elasticity = draw?.elasticity ?? fitted.elasticity;
-  return (draw?.level ?? fitted.baseRate) * (price / fitted.referencePrice) ** -elasticity;
+  return level * (price / fitted.referencePrice) ** -elasticity;
 }
 
 /** Gamma posterior of a price's rate at weekday volume 1, `priorDays` days of `prior` then the price's own sales. */
@@ -1153,7 +1221,10 @@ function ratePosterior(
   };
 }
 
-/** One posterior draw of every price's rate: the fitted model's and the edge lines' parameters, then each price's own sales. */
+/**
+ * One posterior draw of every price's rate, into `rates` from `offset`: the fitted model's and the edge lines'
+ * parameters, then each price's own sales.
+ */
 function drawRates(
   rng: Uniform,
   fitted: FittedProduct,
@@ -1161,25 +1232,30 @@ function drawRates(
   prices: readonly number[],
   byPrice: readonly PriceSales[],
   priorDays: readonly number[],
-): number[] {
+  rates: { [index: number]: number },
+  offset: number,
+): void {
   const elasticity = Math.max(
     0,
     fitted.elasticity + parameterSd(fitted.stdErrors.elasticity) * sampleNormal(rng),
   );
   const shift = parameterSd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
-  const draw = {
-    // The shifted level once per draw, not once per price.
-    level: fitted.baseRate * Math.exp(shift),
-    elasticity,
-    ...(edges.below === undefined ? {} : { below: drawEdgeElasticity(rng, edges.below) }),
-    ...(edges.above === undefined ? {} : { above: drawEdgeElasticity(rng, edges.above) }),
-  };
-  const rates = new Array<number>(prices.length);
+  // The shifted level once per draw, not once per price; the draw's parameters as plain numbers, not an object
+  // spread from the edges' (the guard's draws were ~3 MB a plan of them).
+  const level = fitted.baseRate * Math.exp(shift);
+  const below = edges.below === undefined ? Number.NaN : drawEdgeElasticity(rng, edges.below);
+  const above = edges.above === undefined ? Number.NaN : drawEdgeElasticity(rng, edges.above);
   for (let i = 0; i < prices.length; i++) {
-    const g = ratePosterior(byPrice[i], priorRate(fitted, edges, prices[i] ?? 0, draw), priorDays[i] ?? 0);
-    rates[i] = sampleGamma(rng, g.shape, g.rate);
+    const seen = byPrice[i];
+    const days = priorDays[i] ?? 0;
+    const prior = drawnPriorRate(fitted, edges, prices[i] ?? 0, level, elasticity, below, above);
+    // `ratePosterior`'s shape and rate.
+    rates[offset + i] = sampleGamma(
+      rng,
+      days * prior + (seen?.units ?? 0) + PRIOR_UNITS,
+      days + (seen?.exposure ?? 0),
+    );
   }
-  return rates;
 }
 
 /**
