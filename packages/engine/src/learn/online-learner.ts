@@ -350,6 +350,11 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
    * volume of each day left in the season from `date`. The volumes of the season from the plan's today are built
    * once; a later date reads the tail of them.
    */
+  /**
+   * The one belief `beliefOf` hands back, rewritten by its next call: a row reads it before the next row is asked,
+   * and one object a row was ~1.3 MB a plan for the collector.
+   */
+  let belief: { -readonly [K in keyof ProductBelief]: ProductBelief[K] } | null = null;
   const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
     const view = viewOf(state);
     if (view === null) return null;
@@ -364,9 +369,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
       const todayDate = addDays(date, -day);
       const last = dayNumber(seasonLastDay(state, todayDate));
-      const volumes = Float64Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
-        volumeOn(view.fitted, today + d),
-      );
+      // Filled by a loop: `Float64Array.from` of an array-like and a callback takes the builtin's generic path.
+      const volumes = new Float64Array(Math.max(0, last - today + 1));
+      for (let d = 0; d < volumes.length; d++) volumes[d] = volumeOn(view.fitted, today + d);
       season = {
         today,
         date: todayDate,
@@ -390,7 +395,19 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const volumes = inSeason
       ? season.volumes
       : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
-    return { view, volumes, from: inSeason ? at - today : 0, daysLeft, inSeason, day: at, season };
+    const from = inSeason ? at - today : 0;
+    if (belief === null) {
+      belief = { view, volumes, from, daysLeft, inSeason, day: at, season };
+      return belief;
+    }
+    belief.view = view;
+    belief.volumes = volumes;
+    belief.from = from;
+    belief.daysLeft = daysLeft;
+    belief.inSeason = inSeason;
+    belief.day = at;
+    belief.season = season;
+    return belief;
   };
 
   /**
@@ -822,14 +839,14 @@ function addPriceDays(priceDays: Map<number, number>, price: number, days: numbe
 
 /** The range of the prices sold `SEEN_DAYS` days or more (`priceRange` of them, without the array of them). */
 function heldRange(priceDays: ReadonlyMap<number, number>): [number, number] | null {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const [price, days] of priceDays) {
-    if (days < SEEN_DAYS) continue;
-    lo = Math.min(lo, price);
-    hi = Math.max(hi, price);
-  }
-  return lo <= hi ? [lo, hi] : null;
+  // `forEach` into one object: the entries of a for-of over the map were an array each for the collector.
+  const range = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY };
+  priceDays.forEach((days, price) => {
+    if (days < SEEN_DAYS) return;
+    range.lo = Math.min(range.lo, price);
+    range.hi = Math.max(range.hi, price);
+  });
+  return range.lo <= range.hi ? [range.lo, range.hi] : null;
 }
 
 /**
