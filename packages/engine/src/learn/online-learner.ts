@@ -477,7 +477,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const k = nearestPriceIndex(belief.view.prices, price);
     const g = belief.view.posterior[k];
     if (g === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
-    const scale = (price / (belief.view.prices[k] ?? price)) ** -belief.view.fitted.elasticity;
+    // A row's own price is a grid price (its ratio 1, and 1 ** y is 1 for a finite y): the power only off the grid.
+    const ratio = price / (belief.view.prices[k] ?? price);
+    const elasticity = belief.view.fitted.elasticity;
+    const scale = ratio === 1 && Number.isFinite(elasticity) ? 1 : ratio ** -elasticity;
     // The planned promotion's day is the season's own volume (`volumeOn`, the same product to the bit).
     const volume =
       promoted === undefined && belief.inSeason
