@@ -1,5 +1,4 @@
 import { nearestPriceIndex } from "../base/nearest-price.js";
-import { priceRange } from "../sales/observed-range.js";
 /**
  * How far the online learner may price outside what the history has seen: `off` stays inside the observed price
  * range, `cautious` may go one grid price beyond the range of prices held for a week, or for `CONFIRM_DAYS` where
@@ -31,14 +30,28 @@ export function explorationRange(
 ): { readonly lo: number; readonly hi: number } {
   const last = grid.length - 1;
   if (exploration === "free" || last < 0) return { lo: 0, hi: Math.max(0, last) };
-  const observed = priceRange(priceDays.keys()) ?? [basePrice, basePrice];
-  const seen = [...priceDays]
-    .filter(([price, days]) => days >= SEEN_DAYS || (days >= CONFIRM_DAYS && confirmed(price)))
-    .map(([price]) => price);
-  const inside = span(grid, observed[0], observed[1]);
+  // The range of every price sold and of those held, folded in one pass (`priceRange`'s Math.min / max, whose
+  // order does not matter): the entries copied, filtered and mapped were ~1 MB a plan for the collector.
+  const range = {
+    lo: Number.POSITIVE_INFINITY,
+    hi: Number.NEGATIVE_INFINITY,
+    seenLo: Number.POSITIVE_INFINITY,
+    seenHi: Number.NEGATIVE_INFINITY,
+  };
+  priceDays.forEach((days, price) => {
+    range.lo = Math.min(range.lo, price);
+    range.hi = Math.max(range.hi, price);
+    if (days >= SEEN_DAYS || (days >= CONFIRM_DAYS && confirmed(price))) {
+      range.seenLo = Math.min(range.seenLo, price);
+      range.seenHi = Math.max(range.seenHi, price);
+    }
+  });
+  const sold = range.lo <= range.hi;
+  const low = sold ? range.lo : basePrice;
+  const high = sold ? range.hi : basePrice;
+  const inside = span(grid, low, high);
   if (exploration === "off") return inside;
-  const [low, high] = priceRange(seen) ?? observed;
-  const held = span(grid, low, high);
+  const held = range.seenLo <= range.seenHi ? span(grid, range.seenLo, range.seenHi) : span(grid, low, high);
   return {
     lo: Math.max(0, Math.min(inside.lo, held.lo - 1)),
     hi: Math.min(last, Math.max(inside.hi, held.hi + 1)),

@@ -147,9 +147,15 @@ interface Season {
   thompson: { readonly rng: Uniform; readonly sales: readonly number[]; readonly picks: number[] } | null;
   /** The fluid plans' memos of the posterior mean's, the Thompson draw's and the prior's sales (`fluidMemo`). */
   readonly memos: { readonly mean: FluidMemo; readonly drawn: FluidMemo; readonly curve: FluidMemo };
-  /** The guard's posterior draws (every price's rate), drawn as far as a question has needed them. */
-  readonly guard: (readonly number[])[];
+  /**
+   * The guard's posterior draws (every price's rate, draw `k` at `k` x the prices), drawn as far as a question has
+   * needed them (`guardDrawn`), in one array a season rather than one a draw.
+   */
+  guard: Float64Array | null;
+  guardDrawn: number;
   guardRng: Uniform | null;
+  /** The guard's answers asked (`beatsAnchor`'s), by chosen and anchor index and bid: the draws do not change. */
+  readonly answers: GuardAnswer[];
   /** By price index: the band's draws of that price's posterior (`bandDraws`), once asked. */
   readonly bands: (BandDraws | undefined)[];
   /** The band draws' stream: every price's draws start from it (`bandDraws`), so it is drawn once and replayed. */
@@ -344,6 +350,11 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
    * volume of each day left in the season from `date`. The volumes of the season from the plan's today are built
    * once; a later date reads the tail of them.
    */
+  /**
+   * The one belief `beliefOf` hands back, rewritten by its next call: a row reads it before the next row is asked,
+   * and one object a row was ~1.3 MB a plan for the collector.
+   */
+  let belief: { -readonly [K in keyof ProductBelief]: ProductBelief[K] } | null = null;
   const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
     const view = viewOf(state);
     if (view === null) return null;
@@ -358,9 +369,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       // The season's own end, not the plan's horizon (capped at a year): a longer season paces its stock over all of it.
       const todayDate = addDays(date, -day);
       const last = dayNumber(seasonLastDay(state, todayDate));
-      const volumes = Float64Array.from({ length: Math.max(0, last - today + 1) }, (_, d) =>
-        volumeOn(view.fitted, today + d),
-      );
+      // Filled by a loop: `Float64Array.from` of an array-like and a callback takes the builtin's generic path.
+      const volumes = new Float64Array(Math.max(0, last - today + 1));
+      for (let d = 0; d < volumes.length; d++) volumes[d] = volumeOn(view.fitted, today + d);
       season = {
         today,
         date: todayDate,
@@ -369,8 +380,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         tails: null,
         thompson: null,
         memos: { mean: fluidMemo(), drawn: fluidMemo(), curve: fluidMemo() },
-        guard: [],
+        guard: null,
+        guardDrawn: 0,
         guardRng: null,
+        answers: [],
         bands: [],
         units: null,
         sold: soldSpan(view.byPrice),
@@ -382,7 +395,19 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const volumes = inSeason
       ? season.volumes
       : Float64Array.from({ length: Math.max(1, daysLeft) }, (_, d) => volumeOn(view.fitted, at + d));
-    return { view, volumes, from: inSeason ? at - today : 0, daysLeft, inSeason, day: at, season };
+    const from = inSeason ? at - today : 0;
+    if (belief === null) {
+      belief = { view, volumes, from, daysLeft, inSeason, day: at, season };
+      return belief;
+    }
+    belief.view = view;
+    belief.volumes = volumes;
+    belief.from = from;
+    belief.daysLeft = daysLeft;
+    belief.inSeason = inSeason;
+    belief.day = at;
+    belief.season = season;
+    return belief;
   };
 
   /**
@@ -395,7 +420,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     if (thompson === null) {
       const rng = seededUniform(`${input.seed}:${id}:${season.date}`);
       const { fitted, edges, prices, byPrice, priorDays, distribution } = belief.view;
-      const rates = drawRates(rng, fitted, edges, prices, byPrice, priorDays);
+      const rates = new Array<number>(prices.length);
+      drawRates(rng, fitted, edges, prices, byPrice, priorDays, rates, 0);
       thompson = { rng, sales: packedMap(rates, (rate) => expectedDemand(distribution, rate)), picks: [] };
       season.thompson = thompson;
     }
@@ -451,7 +477,10 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
     const k = nearestPriceIndex(belief.view.prices, price);
     const g = belief.view.posterior[k];
     if (g === undefined || stock <= 0) return { expectedUnits: 0, unitsP10: 0, unitsP90: 0 };
-    const scale = (price / (belief.view.prices[k] ?? price)) ** -belief.view.fitted.elasticity;
+    // A row's own price is a grid price (its ratio 1, and 1 ** y is 1 for a finite y): the power only off the grid.
+    const ratio = price / (belief.view.prices[k] ?? price);
+    const elasticity = belief.view.fitted.elasticity;
+    const scale = ratio === 1 && Number.isFinite(elasticity) ? 1 : ratio ** -elasticity;
     // The planned promotion's day is the season's own volume (`volumeOn`, the same product to the bit).
     const volume =
       promoted === undefined && belief.inSeason
@@ -647,15 +676,49 @@ function beatsAnchor(
   seed: string | number,
   id: string,
 ): boolean {
+  // A plan's days ask the same question again (its bid moves along a few paths): the same draws answer it the same.
+  const answers = belief.season.answers;
+  for (let i = 0; i < answers.length; i++) {
+    const a = answers[i] as GuardAnswer;
+    if (a.chosen === chosen && a.anchor === anchor && Object.is(a.bid, bid)) return a.beats;
+  }
+  const beats = countWins(chosen, anchor, unitCost, bid, belief, seed, id);
+  if (answers.length >= GUARD_ANSWERS) answers.length = 0;
+  answers.push({ chosen, anchor, bid, beats });
+  return beats;
+}
+
+/** A guard's answer (`beatsAnchor`) and its question (the unit cost is the product's, the draws the season's). */
+interface GuardAnswer {
+  readonly chosen: number;
+  readonly anchor: number;
+  readonly bid: number;
+  readonly beats: boolean;
+}
+
+/** Answers a season keeps (`beatsAnchor`); beyond them it starts over. */
+const GUARD_ANSWERS = 16;
+
+/** `beatsAnchor`'s count of the draws. */
+function countWins(
+  chosen: number,
+  anchor: number,
+  unitCost: number,
+  bid: number,
+  belief: ProductBelief,
+  seed: string | number,
+  id: string,
+): boolean {
   const { prices, distribution } = belief.view;
+  const n = prices.length;
   const needed = Math.ceil(RULE_CONFIDENCE * RULE_DRAWS);
   const chosenMargin = (prices[chosen] ?? 0) - unitCost - bid;
   const anchorMargin = (prices[anchor] ?? 0) - unitCost - bid;
   let wins = 0;
   for (let k = 0; k < RULE_DRAWS; k++) {
-    const rates = guardDraw(belief, seed, id, k);
-    const atChosen = chosenMargin * expectedDemand(distribution, rates[chosen] ?? 0);
-    const atAnchor = anchorMargin * expectedDemand(distribution, rates[anchor] ?? 0);
+    const rates = guardDraws(belief, seed, id, k);
+    const atChosen = chosenMargin * expectedDemand(distribution, rates[k * n + chosen] ?? 0);
+    const atAnchor = anchorMargin * expectedDemand(distribution, rates[k * n + anchor] ?? 0);
     if (atChosen > atAnchor) wins++;
     if (wins >= needed) return true;
     if (k + 1 - wins > RULE_DRAWS - needed) return false;
@@ -664,17 +727,28 @@ function beatsAnchor(
 }
 
 /**
- * The plan's `k`th guard draw of every price's rate (`beatsAnchor`), drawn on first use from the product's (`id`) guard
- * stream under the learner's `seed`.
+ * The plan's guard draws of every price's rate (`beatsAnchor`), drawn through the `k`th on first use from the
+ * product's (`id`) guard stream under the learner's `seed`: draw `k`'s rates from `k` x the prices.
  */
-function guardDraw(belief: ProductBelief, seed: string | number, id: string, k: number): readonly number[] {
+function guardDraws(belief: ProductBelief, seed: string | number, id: string, k: number): Float64Array {
   const season = belief.season;
-  while (season.guard.length <= k) {
+  const { fitted, edges, prices, byPrice, priorDays } = belief.view;
+  season.guard ??= new Float64Array(RULE_DRAWS * prices.length);
+  while (season.guardDrawn <= k) {
     season.guardRng ??= seededUniform(`${seed}:${id}:${season.date}:guard-draws`);
-    const { fitted, edges, prices, byPrice, priorDays } = belief.view;
-    season.guard.push(drawRates(season.guardRng, fitted, edges, prices, byPrice, priorDays));
+    drawRates(
+      season.guardRng,
+      fitted,
+      edges,
+      prices,
+      byPrice,
+      priorDays,
+      season.guard,
+      season.guardDrawn * prices.length,
+    );
+    season.guardDrawn++;
   }
-  return season.guard[k] as readonly number[];
+  return season.guard;
 }
 
 /**
@@ -768,14 +842,14 @@ function addPriceDays(priceDays: Map<number, number>, price: number, days: numbe
 
 /** The range of the prices sold `SEEN_DAYS` days or more (`priceRange` of them, without the array of them). */
 function heldRange(priceDays: ReadonlyMap<number, number>): [number, number] | null {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const [price, days] of priceDays) {
-    if (days < SEEN_DAYS) continue;
-    lo = Math.min(lo, price);
-    hi = Math.max(hi, price);
-  }
-  return lo <= hi ? [lo, hi] : null;
+  // `forEach` into one object: the entries of a for-of over the map were an array each for the collector.
+  const range = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY };
+  priceDays.forEach((days, price) => {
+    if (days < SEEN_DAYS) return;
+    range.lo = Math.min(range.lo, price);
+    range.hi = Math.max(range.hi, price);
+  });
+  return range.lo <= range.hi ? [range.lo, range.hi] : null;
 }
 
 /**
@@ -793,6 +867,9 @@ interface DayEvidence {
   readonly mean: Float64Array;
   /** Calendar week (days since the epoch / 7): the days of one week share its stray level. */
   readonly week: Float64Array;
+  /** The first week of the days held, and the weeks from it to their last. */
+  readonly firstWeek: number;
+  readonly weeks: number;
 }
 
 /**
@@ -800,7 +877,7 @@ interface DayEvidence {
  * built, and views are built one at a time, so five typed arrays a product (each with its own backing store, 500 a
  * plan of 100 products) are five a process.
  */
-let evidence: Omit<DayEvidence, "count"> = {
+let evidence: Omit<DayEvidence, "count" | "firstWeek" | "weeks"> = {
   price: new Float64Array(0),
   units: new Float64Array(0),
   volume: new Float64Array(0),
@@ -833,6 +910,8 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
   let rate = 0;
   // The level's last day, read at the first day used (as `levelOnDay` would read it), then kept.
   let lastDay = Number.NaN;
+  let firstWeek = Number.POSITIVE_INFINITY;
+  let lastWeek = Number.NEGATIVE_INFINITY;
   for (const r of history) {
     if (isStockOutDay(r)) continue;
     if (Number.isNaN(lastDay)) lastDay = dayNumber(fitted.level.lastDate);
@@ -852,68 +931,99 @@ function evidenceOf(fitted: FittedProduct, history: readonly SalesRow[]): DayEvi
     volumes[count] = volume;
     mean[count] = rate * volume;
     // The date at UTC midnight is day x DAY_MS to the millisecond (`dateToMs`), without parsing it again.
-    week[count] = Math.floor((day * DAY_MS) / WEEK_MS);
+    const w = Math.floor((day * DAY_MS) / WEEK_MS);
+    week[count] = w;
+    if (w < firstWeek) firstWeek = w;
+    if (w > lastWeek) lastWeek = w;
     count++;
   }
-  return { count, price, units, volume: volumes, mean, week };
+  const weeks = count === 0 ? 0 : lastWeek - firstWeek + 1;
+  return { count, price, units, volume: volumes, mean, week, firstWeek: count === 0 ? 0 : firstWeek, weeks };
 }
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 
-/** One price's days of one week, summed: their units, exposure and the model's units (and their squares). */
-interface WeekBlock {
-  units: number;
-  exposure: number;
-  mean: number;
-  squares: number;
+/**
+ * The week blocks of a view's prices (a price's days of one week, summed: their units, exposure and the model's
+ * units and its squares), in columns by slot (a grid price) and week from the evidence's first: a Map and an object
+ * per price and week were ~3 MB a plan for the collector. Shared by every view, as the evidence is (a view sums its
+ * blocks before the next is built); a block belongs to the current sums where its stamp is `blockStamp`, and each
+ * slot lists its weeks in the order first met, the order the sums take.
+ */
+let blockUnits = new Float64Array(0);
+let blockExposure = new Float64Array(0);
+let blockMean = new Float64Array(0);
+let blockSquares = new Float64Array(0);
+let blockStamps = new Int32Array(0);
+let blockOrder = new Int32Array(0);
+let blockCounts = new Int32Array(0);
+let blockStamp = 0;
+
+/** Empty blocks for `slots` prices over `weeks` weeks. */
+function startBlocks(slots: number, weeks: number): void {
+  const size = slots * weeks;
+  if (blockUnits.length < size) {
+    const length = Math.max(size, Math.ceil(blockUnits.length * 1.5));
+    blockUnits = new Float64Array(length);
+    blockExposure = new Float64Array(length);
+    blockMean = new Float64Array(length);
+    blockSquares = new Float64Array(length);
+    blockStamps = new Int32Array(length);
+    blockOrder = new Int32Array(length);
+    blockStamp = 0;
+  }
+  if (blockCounts.length < slots) blockCounts = new Int32Array(Math.max(slots, 2 * blockCounts.length));
+  blockCounts.fill(0, 0, slots);
+  if (blockStamp === 2_147_483_647) {
+    blockStamps.fill(0);
+    blockStamp = 0;
+  }
+  blockStamp++;
+}
+
+/** Day `i` of `days` into its week's block of slot `slot`, at exposure `exposure`. */
+function addDay(slot: number, days: DayEvidence, i: number, exposure: number): void {
+  const week = (days.week[i] as number) - days.firstWeek;
+  const base = slot * days.weeks;
+  const at = base + week;
+  if (blockStamps[at] !== blockStamp) {
+    blockStamps[at] = blockStamp;
+    blockUnits[at] = 0;
+    blockExposure[at] = 0;
+    blockMean[at] = 0;
+    blockSquares[at] = 0;
+    const n = blockCounts[slot] as number;
+    blockOrder[base + n] = week;
+    blockCounts[slot] = n + 1;
+  }
+  const mean = days.mean[i] ?? Number.NaN;
+  blockUnits[at] = (blockUnits[at] as number) + (days.units[i] ?? Number.NaN);
+  blockExposure[at] = (blockExposure[at] as number) + exposure;
+  blockMean[at] = (blockMean[at] as number) + mean;
+  blockSquares[at] = (blockSquares[at] as number) + mean * mean;
 }
 
 /**
- * The blocks' units and exposure, each block at its weight E / Var (the IRLS weight): Var = E + alpha sum mu^2
- * (NB2 days) + stray E^2 (the week's shared stray level). Units and exposure count at the same weight, so the rate
- * they imply is unchanged and a weighted sum's variance equals its mean, as a Poisson count's does: an
+ * Slot `slot`'s blocks' units and exposure, each block at its weight E / Var (the IRLS weight): Var = E + alpha sum
+ * mu^2 (NB2 days) + stray E^2 (the week's shared stray level). Units and exposure count at the same weight, so the
+ * rate they imply is unchanged and a weighted sum's variance equals its mean, as a Poisson count's does: an
  * over-dispersed day, or a week whose level strayed, says less than Poisson days would. Counted as independent
  * days, a price held through one lucky week kept the learner there for a season (`cj-995242` of the real suite).
  */
-function weightedSales(blocks: Iterable<WeekBlock>, fitted: FittedProduct, alpha: number): PriceSales {
+function weightedSales(slot: number, weeks: number, fitted: FittedProduct, alpha: number): PriceSales {
   const stray = fitted.level.strayVariance;
   const out = { exposure: 0, units: 0 };
-  for (const b of blocks) {
-    const w = b.mean > 0 ? 1 / (1 + (alpha * b.squares) / b.mean + stray * b.mean) : 1;
-    out.units += w * b.units;
-    out.exposure += w * b.exposure;
+  const base = slot * weeks;
+  const count = blockCounts[slot] as number;
+  for (let n = 0; n < count; n++) {
+    const at = base + (blockOrder[base + n] as number);
+    const mean = blockMean[at] as number;
+    const w = mean > 0 ? 1 / (1 + (alpha * (blockSquares[at] as number)) / mean + stray * mean) : 1;
+    out.units += w * (blockUnits[at] as number);
+    out.exposure += w * (blockExposure[at] as number);
   }
   return out;
-}
-
-/**
- * One price's week blocks by week, in the order first met, and the block met last: days come in date order, so
- * the next day is mostly in the same week (one map look-up a week rather than a day).
- */
-interface WeekBlocks {
-  readonly byWeek: Map<number, WeekBlock>;
-  lastWeek: number;
-  last: WeekBlock | undefined;
-}
-
-const weekBlocks = (): WeekBlocks => ({ byWeek: new Map(), lastWeek: Number.NaN, last: undefined });
-
-/** Day `i` of `days` into its week's block, at exposure `exposure`. */
-function addDay(blocks: WeekBlocks, days: DayEvidence, i: number, exposure: number): void {
-  const week = days.week[i] ?? Number.NaN;
-  let b = week === blocks.lastWeek ? blocks.last : blocks.byWeek.get(week);
-  if (b === undefined) {
-    b = { units: 0, exposure: 0, mean: 0, squares: 0 };
-    blocks.byWeek.set(week, b);
-  }
-  blocks.lastWeek = week;
-  blocks.last = b;
-  const mean = days.mean[i] ?? Number.NaN;
-  b.units += days.units[i] ?? Number.NaN;
-  b.exposure += exposure;
-  b.mean += mean;
-  b.squares += mean * mean;
 }
 
 /** The sales of the days charged exactly `price` (to the currency's minor unit). */
@@ -924,11 +1034,11 @@ function salesAt(
   alpha: number,
   currency: string,
 ): PriceSales {
-  const blocks = weekBlocks();
+  startBlocks(1, days.weeks);
   for (let i = 0; i < days.count; i++)
     if (roundToMinor(days.price[i] ?? Number.NaN, currency) === price)
-      addDay(blocks, days, i, days.volume[i] ?? Number.NaN);
-  return weightedSales(blocks.byWeek.values(), fitted, alpha);
+      addDay(0, days, i, days.volume[i] ?? Number.NaN);
+  return weightedSales(0, days.weeks, fitted, alpha);
 }
 
 /**
@@ -942,7 +1052,7 @@ function salesByGridPrice(
   days: DayEvidence,
   alpha: number,
 ): PriceSales[] {
-  const blocks = packedMap(prices, weekBlocks);
+  startBlocks(prices.length, days.weeks);
   const first = prices[0] ?? 0;
   const last = prices.at(-1) ?? 0;
   const halfStep = prices.length > 1 ? (last - first) / (prices.length - 1) / 2 : first * 0.02;
@@ -963,16 +1073,15 @@ function salesByGridPrice(
       k = nearestPriceIndex(prices, price);
     }
     const p = prices[k];
-    const b = blocks[k];
-    if (p === undefined || b === undefined) continue;
+    if (p === undefined) continue;
     if (!Object.is(price, movedPrice) || !Object.is(p, movedTo)) {
       movedPrice = price;
       movedTo = p;
       moved = (price / p) ** -fitted.elasticity;
     }
-    addDay(b, days, i, (days.volume[i] ?? Number.NaN) * moved);
+    addDay(k, days, i, (days.volume[i] ?? Number.NaN) * moved);
   }
-  return packedMap(blocks, (b) => weightedSales(b.byWeek.values(), fitted, alpha));
+  return packedMap(prices, (_, k) => weightedSales(k, days.weeks, fitted, alpha));
 }
 
 /**
@@ -1087,23 +1196,37 @@ function optimism(daysLeft: number, prices: number, exposure: number): number {
 }
 
 /**
- * The prior mean of a price's rate at weekday volume 1: the fitted curve (its level shifted by `shift`, its
- * elasticity replaced when drawn), or, beyond the centre of an end's own demand line where that end contradicts
- * the curve (`edgeLines`), that line.
+ * The prior mean of a price's rate at weekday volume 1: the fitted curve, or, beyond the centre of an end's own
+ * demand line where that end contradicts the curve (`edgeLines`), that line.
  */
-function priorRate(
+function priorRate(fitted: FittedProduct, edges: EdgeLines, price: number): number {
+  if (edges.below !== undefined || edges.above !== undefined) {
+    const x = Math.log(price);
+    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price);
+    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price);
+  }
+  return fitted.baseRate * (price / fitted.referencePrice) ** -fitted.elasticity;
+}
+
+/**
+ * `priorRate` at a posterior draw: the curve's level shifted (`level`), its elasticity replaced, and the edges'
+ * elasticities (NaN where there is no edge).
+ */
+function drawnPriorRate(
   fitted: FittedProduct,
   edges: EdgeLines,
   price: number,
-  draw?: { level: number; elasticity: number; below?: number; above?: number },
+  level: number,
+  elasticity: number,
+  below: number,
+  above: number,
 ): number {
   if (edges.below !== undefined || edges.above !== undefined) {
     const x = Math.log(price);
-    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, draw?.below);
-    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, draw?.above);
+    if (edges.below !== undefined && x < edges.below.center) return edgeRate(edges.below, price, below);
+    if (edges.above !== undefined && x > edges.above.center) return edgeRate(edges.above, price, above);
   }
-  const elasticity = draw?.elasticity ?? fitted.elasticity;
-  return (draw?.level ?? fitted.baseRate) * (price / fitted.referencePrice) ** -elasticity;
+  return level * (price / fitted.referencePrice) ** -elasticity;
 }
 
 /** Gamma posterior of a price's rate at weekday volume 1, `priorDays` days of `prior` then the price's own sales. */
@@ -1118,7 +1241,10 @@ function ratePosterior(
   };
 }
 
-/** One posterior draw of every price's rate: the fitted model's and the edge lines' parameters, then each price's own sales. */
+/**
+ * One posterior draw of every price's rate, into `rates` from `offset`: the fitted model's and the edge lines'
+ * parameters, then each price's own sales.
+ */
 function drawRates(
   rng: Uniform,
   fitted: FittedProduct,
@@ -1126,25 +1252,30 @@ function drawRates(
   prices: readonly number[],
   byPrice: readonly PriceSales[],
   priorDays: readonly number[],
-): number[] {
+  rates: { [index: number]: number },
+  offset: number,
+): void {
   const elasticity = Math.max(
     0,
     fitted.elasticity + parameterSd(fitted.stdErrors.elasticity) * sampleNormal(rng),
   );
   const shift = parameterSd(fitted.stdErrors.logIntercept) * sampleNormal(rng);
-  const draw = {
-    // The shifted level once per draw, not once per price.
-    level: fitted.baseRate * Math.exp(shift),
-    elasticity,
-    ...(edges.below === undefined ? {} : { below: drawEdgeElasticity(rng, edges.below) }),
-    ...(edges.above === undefined ? {} : { above: drawEdgeElasticity(rng, edges.above) }),
-  };
-  const rates = new Array<number>(prices.length);
+  // The shifted level once per draw, not once per price; the draw's parameters as plain numbers, not an object
+  // spread from the edges' (the guard's draws were ~3 MB a plan of them).
+  const level = fitted.baseRate * Math.exp(shift);
+  const below = edges.below === undefined ? Number.NaN : drawEdgeElasticity(rng, edges.below);
+  const above = edges.above === undefined ? Number.NaN : drawEdgeElasticity(rng, edges.above);
   for (let i = 0; i < prices.length; i++) {
-    const g = ratePosterior(byPrice[i], priorRate(fitted, edges, prices[i] ?? 0, draw), priorDays[i] ?? 0);
-    rates[i] = sampleGamma(rng, g.shape, g.rate);
+    const seen = byPrice[i];
+    const days = priorDays[i] ?? 0;
+    const prior = drawnPriorRate(fitted, edges, prices[i] ?? 0, level, elasticity, below, above);
+    // `ratePosterior`'s shape and rate.
+    rates[offset + i] = sampleGamma(
+      rng,
+      days * prior + (seen?.units ?? 0) + PRIOR_UNITS,
+      days + (seen?.exposure ?? 0),
+    );
   }
-  return rates;
 }
 
 /**
