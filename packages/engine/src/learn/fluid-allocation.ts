@@ -27,6 +27,9 @@ export interface FluidChoice {
 
 const BISECTIONS = 40;
 
+/** A path's `loBest` / `hiBest` where its last step that way was a near-tie's (each volume its own scan). */
+const NEAR = -2;
+
 function bestAt(input: FluidInput, bid: number, volume: number): number {
   const { prices, sales, unitCost } = input;
   let best = 0;
@@ -187,16 +190,24 @@ function bestToday(input: FluidInput, known: TodayIndices): number {
 
 /**
  * A bisection's path through the memo's tree by what decided it: within one call a midpoint's step depends only on
- * whether its shared index's season sales fit the stock, so the same answers for the indices the path met give
+ * whether its season sales fit the stock, so the same answers for the indices (and near-tie bids) the path met give
  * the same path, and its ends, to the bit. A plan's next day mostly asks the same.
  */
 interface BisectionPath {
   /** The distinct shared indices the path met, and whether each one's season sales fitted the stock. */
   readonly bests: readonly number[];
   readonly fits: readonly boolean[];
+  /**
+   * The midpoints whose pick was a near-tie (-1: each volume its own scan), and whether their sales fitted. The
+   * bisection closes in on the bid where the pick changes, so ~3 in 4 of the paths that bind end on one; asked
+   * again by their own scan, not a new bisection. A later generation may answer such a midpoint with a shared index,
+   * whose sales are the per-volume sum's to the bit (one index for every group, the same products in the same order).
+   */
+  readonly nearBids: readonly number[];
+  readonly nearFits: readonly boolean[];
   readonly lo: number;
   readonly hi: number;
-  /** The shared index whose sales the last step up (`lo`) and down (`hi`) took; -1 where none did. */
+  /** The shared index whose sales the last step up (`lo`) and down (`hi`) took; -1 where none did, -2 a near-tie. */
   readonly loBest: number;
   readonly hiBest: number;
   /** `bestAt` `hi` and `lo` by first day's volume. */
@@ -428,6 +439,8 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
   // The path's summary for the memo (dropped where a step had no shared index).
   const bests: number[] = [];
   const fits: boolean[] = [];
+  const nearBids: number[] = [];
+  const nearFits: boolean[] = [];
   let loBest = -1;
   let hiBest = -1;
   // The memo's node of this midpoint, and where a new one hangs (the root, or its parent's side).
@@ -451,15 +464,20 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
     if (below) {
       hi = mid;
       sHi = season;
-      hiBest = shared;
+      hiBest = shared < 0 ? NEAR : shared;
     } else {
       lo = mid;
       sLo = season;
-      loBest = shared;
+      loBest = shared < 0 ? NEAR : shared;
     }
-    if (memo !== undefined && !bests.includes(shared)) {
-      bests.push(shared);
-      fits.push(below);
+    if (memo !== undefined) {
+      if (shared < 0) {
+        nearBids.push(mid);
+        nearFits.push(below);
+      } else if (!bests.includes(shared)) {
+        bests.push(shared);
+        fits.push(below);
+      }
     }
     parent = node;
     node = node === null ? null : below ? node.below : node.above;
@@ -469,18 +487,18 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
   const index = bestAt(input, hi, today);
   const lowerBidIndex = bestAt(input, lo, today);
   if (memo !== undefined)
-    memo.path = bests.includes(-1)
-      ? null
-      : {
-          bests,
-          fits,
-          lo,
-          hi,
-          loBest,
-          hiBest,
-          index: todayIndices(hi, today, index),
-          lowerBidIndex: todayIndices(lo, today, lowerBidIndex),
-        };
+    memo.path = {
+      bests,
+      fits,
+      nearBids,
+      nearFits,
+      lo,
+      hi,
+      loBest,
+      hiBest,
+      index: todayIndices(hi, today, index),
+      lowerBidIndex: todayIndices(lo, today, lowerBidIndex),
+    };
   return choiceOf(memo, index, lowerBidIndex, weightOf(input.stock, sLo, sHi), hi);
 }
 
@@ -493,11 +511,18 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
 function alongPath(input: FluidInput, volumes: VolumeGroups, memo: FluidMemo, free: number): boolean {
   const known = memo.path;
   if (known === null || !samePath(input, volumes, known)) return false;
-  const sLo = known.loBest < 0 ? free : sharedSales(input, volumes, known.loBest);
+  const sLo =
+    known.loBest === NEAR
+      ? perVolumeSales(input, known.lo, volumes)
+      : known.loBest < 0
+        ? free
+        : sharedSales(input, volumes, known.loBest);
   const sHi =
-    known.hiBest < 0
-      ? salesAt(input, known.hi, volumes, sharedOf(input, known.hi, volumes))
-      : sharedSales(input, volumes, known.hiBest);
+    known.hiBest === NEAR
+      ? perVolumeSales(input, known.hi, volumes)
+      : known.hiBest < 0
+        ? salesAt(input, known.hi, volumes, sharedOf(input, known.hi, volumes))
+        : sharedSales(input, volumes, known.hiBest);
   const choice = memo.choice;
   choice.index = bestToday(input, known.index);
   choice.lowerBidIndex = bestToday(input, known.lowerBidIndex);
@@ -512,6 +537,9 @@ function samePath(input: FluidInput, groups: VolumeGroups, path: BisectionPath):
     const best = path.bests[i] as number;
     if (sharedSales(input, groups, best) <= input.stock !== path.fits[i]) return false;
   }
+  for (let i = 0; i < path.nearBids.length; i++)
+    if (perVolumeSales(input, path.nearBids[i] as number, groups) <= input.stock !== path.nearFits[i])
+      return false;
   return true;
 }
 
