@@ -155,17 +155,18 @@ function todayOf(input: FluidInput): number {
   return input.volumes[input.from ?? 0] ?? 1;
 }
 
+/** The Map's key equality (SameValueZero) of two numbers. */
+function sameValueZero(a: number, b: number): boolean {
+  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
 /** `Object.is` of two numbers, which the compiler compares unboxed. */
 function sameNumber(a: number, b: number): boolean {
   return a === b ? a !== 0 || 1 / a === 1 / b : Number.isNaN(a) && Number.isNaN(b);
 }
 
-function todayIndices(bid: number, today?: number, index?: number): TodayIndices {
-  return {
-    bid,
-    volumes: today === undefined ? [] : [today],
-    indices: index === undefined ? [] : [index],
-  };
+function todayIndices(bid: number): TodayIndices {
+  return { bid, volumes: [], indices: [] };
 }
 
 /**
@@ -186,6 +187,34 @@ function bestToday(input: FluidInput, known: TodayIndices): number {
   volumes.push(today);
   indices.push(best);
   return best;
+}
+
+/**
+ * `bestAt` a path's `hi` and `lo` by the first day's volume, side by side: one scan of the volumes for both ends
+ * (the same volumes, asked together, as two `TodayIndices` kept them).
+ */
+interface TodayEnds {
+  readonly volumes: number[];
+  readonly indices: number[];
+  readonly lowers: number[];
+}
+
+/** The place in `path`'s ends of the first day's volume, asked and kept where it is new (read here: `bestToday`). */
+function endsToday(input: FluidInput, path: BisectionPath): number {
+  const today = todayOf(input);
+  const { volumes, indices, lowers } = path.ends;
+  for (let i = 0; i < volumes.length; i++) if (sameNumber(volumes[i] as number, today)) return i;
+  const index = bestAt(input, path.hi, today);
+  const lower = bestAt(input, path.lo, today);
+  if (volumes.length >= TODAYS) {
+    volumes.length = 0;
+    indices.length = 0;
+    lowers.length = 0;
+  }
+  volumes.push(today);
+  indices.push(index);
+  lowers.push(lower);
+  return volumes.length - 1;
 }
 
 /**
@@ -211,8 +240,7 @@ interface BisectionPath {
   readonly loBest: number;
   readonly hiBest: number;
   /** `bestAt` `hi` and `lo` by first day's volume. */
-  readonly index: TodayIndices;
-  readonly lowerBidIndex: TodayIndices;
+  readonly ends: TodayEnds;
 }
 
 interface BidNode {
@@ -272,11 +300,21 @@ export interface SeasonTails {
 
 export function seasonTails(volumes: ArrayLike<number>): SeasonTails {
   const next = new Int32Array(volumes.length);
-  const later = new Map<number, number>();
+  // Each distinct volume's latest day so far, scanned: a season has a few volumes, and a Map hashed a heap number a day.
+  const seen: number[] = [];
+  const latest: number[] = [];
   for (let d = volumes.length - 1; d >= 0; d--) {
     const v = volumes[d] ?? 0;
-    next[d] = later.get(v) ?? -1;
-    later.set(v, d);
+    let g = 0;
+    while (g < seen.length && !sameValueZero(seen[g] as number, v)) g++;
+    if (g === seen.length) {
+      next[d] = -1;
+      seen.push(v);
+      latest.push(d);
+    } else {
+      next[d] = latest[g] as number;
+      latest[g] = d;
+    }
   }
   return {
     volumes,
@@ -496,8 +534,7 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
       hi,
       loBest,
       hiBest,
-      index: todayIndices(hi, today, index),
-      lowerBidIndex: todayIndices(lo, today, lowerBidIndex),
+      ends: { volumes: [today], indices: [index], lowers: [lowerBidIndex] },
     };
   return choiceOf(memo, index, lowerBidIndex, weightOf(input.stock, sLo, sHi), hi);
 }
@@ -524,8 +561,10 @@ function alongPath(input: FluidInput, volumes: VolumeGroups, memo: FluidMemo, fr
         ? salesAt(input, known.hi, volumes, sharedOf(input, known.hi, volumes))
         : sharedSales(input, volumes, known.hiBest);
   const choice = memo.choice;
-  choice.index = bestToday(input, known.index);
-  choice.lowerBidIndex = bestToday(input, known.lowerBidIndex);
+  const ends = known.ends;
+  const at = endsToday(input, known);
+  choice.index = ends.indices[at] as number;
+  choice.lowerBidIndex = ends.lowers[at] as number;
   choice.lowerBidWeight = weightOf(input.stock, sLo, sHi);
   choice.bid = known.hi;
   return true;
