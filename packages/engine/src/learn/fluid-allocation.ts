@@ -434,8 +434,7 @@ function perVolumeSales(input: FluidInput, bid: number, groups: VolumeGroups): n
  */
 export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: FluidMemo): FluidChoice {
   const from = input.from ?? 0;
-  const unbound = memo === undefined ? bestAt(input, 0, todayOf(input)) : bestToday(input, memo.unbound);
-  if (!Number.isFinite(input.stock)) return choiceOf(memo, unbound, unbound, 0, 0);
+  if (!Number.isFinite(input.stock)) return unboundChoice(input, memo);
   const volumes = groups ?? volumeGroups(input.volumes, from);
   if (totals.length < input.prices.length) {
     totals = new Float64Array(2 * input.prices.length);
@@ -467,7 +466,7 @@ export function fluidChoice(input: FluidInput, groups?: VolumeGroups, memo?: Flu
     }
   }
   const free = salesAt(input, 0, volumes, zero);
-  if (free <= input.stock) return choiceOf(memo, unbound, unbound, 0, 0);
+  if (free <= input.stock) return unboundChoice(input, memo);
   if (memo !== undefined && alongPath(input, volumes, memo, free)) return memo.choice;
   let lo = 0;
   let hi = Math.max(...input.prices) - input.unitCost + 1;
@@ -585,6 +584,15 @@ function samePath(input: FluidInput, groups: VolumeGroups, path: BisectionPath):
 /** The LP's weight on the price of the bid just below the binding one: the share of the stock between their sales. */
 function weightOf(stock: number, sLo: number, sHi: number): number {
   return sLo > sHi ? Math.min(1, Math.max(0, (stock - sHi) / (sLo - sHi))) : 0;
+}
+
+/**
+ * The choice where the stock does not bind: today's pick at bid 0, asked only here (a binding day, ~9 in 10 of a
+ * plan's, never reads it).
+ */
+function unboundChoice(input: FluidInput, memo: FluidMemo | undefined): FluidChoice {
+  const unbound = memo === undefined ? bestAt(input, 0, todayOf(input)) : bestToday(input, memo.unbound);
+  return choiceOf(memo, unbound, unbound, 0, 0);
 }
 
 /** The choice: the memo's own object where there is one (three plans a row, ~27,000 a plan), else a new one. */
