@@ -333,6 +333,8 @@ export function tailAt(tails: SeasonTails, d: number): VolumeGroups {
   const { volumes, next, firsts, groups } = tails;
   if (d >= volumes.length || d < 0) return volumeGroups(volumes, Math.max(0, d));
   if (d === tails.day) return groups;
+  // Whether the set of volumes changed (moving a day on mostly only reorders them and lowers a count).
+  let changed = true;
   if (tails.day < 0 || d < tails.day || d - tails.day > volumes.length - d) {
     firsts.length = 0;
     groups.volumes.length = 0;
@@ -355,9 +357,11 @@ export function tailAt(tails: SeasonTails, d: number): VolumeGroups {
       } else groups.days[at] = (groups.days[at] as number) + 1;
     }
   } else {
+    changed = false;
     for (let day = tails.day; day < d; day++) {
       // The day leaving is the first group's first day.
       const count = (groups.days[0] as number) - 1;
+      const leaving = groups.volumes[0] as number;
       const first = next[day] as number;
       const size = groups.volumes.length;
       let k = 1;
@@ -370,6 +374,7 @@ export function tailAt(tails: SeasonTails, d: number): VolumeGroups {
         firsts.length = size - 1;
         groups.volumes.length = size - 1;
         groups.days.length = size - 1;
+        changed = true;
         continue;
       }
       for (; k < size && (firsts[k] as number) < first; k++) {
@@ -377,13 +382,18 @@ export function tailAt(tails: SeasonTails, d: number): VolumeGroups {
         groups.volumes[k - 1] = groups.volumes[k] as number;
         groups.days[k - 1] = groups.days[k] as number;
       }
+      const moved = volumes[first] ?? 0;
+      // Its next day matched it as a Map key would, so +0 may follow -0: a new zero's sign is a new volume.
+      if (!sameNumber(moved, leaving)) changed = true;
       firsts[k - 1] = first;
-      groups.volumes[k - 1] = volumes[first] ?? 0;
+      groups.volumes[k - 1] = moved;
       groups.days[k - 1] = count;
     }
   }
   tails.day = d;
-  // Math.min / max of a list is their fold, so this is `volumeGroups`' Math.min(...distinct) to the bit.
+  // Math.min / max of a list is their fold, so this is `volumeGroups`' Math.min(...distinct) to the bit; the fold
+  // does not depend on the order (-0 below +0 and NaN winning either way), so the same volumes keep their ends.
+  if (!changed) return groups;
   let least = groups.volumes[0] as number;
   let most = least;
   for (let g = 1; g < groups.volumes.length; g++) {
