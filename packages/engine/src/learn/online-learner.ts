@@ -164,10 +164,13 @@ interface Season {
   readonly sold: SoldSpan | null;
 }
 
-/** `QUANTILE_DRAWS` draws of a price's rate: each its week's stray level and its Gamma posterior draw's parts. */
+/**
+ * `QUANTILE_DRAWS` draws of a price's rate: each its Gamma posterior draw's parts (`sampleGammaParts`' pairs, from 0)
+ * and its week's stray level (from `2 * QUANTILE_DRAWS`), in one array: a typed array's store is allocated outside
+ * the heap, each a few hundred ns.
+ */
 interface BandDraws {
-  readonly weeks: Float64Array;
-  readonly gammas: Float64Array;
+  readonly draws: Float64Array;
   /**
    * Bands already walked, by price then day volume, with the last count each walk read: a plan asks the same price
    * on many days of one volume (a weekday), and while the stock lies beyond that count it cannot move the band.
@@ -449,13 +452,12 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
       const rng = replay(stream);
       const shape = belief.view.posterior[k]?.shape ?? 0;
       const stray = belief.view.fitted.level.strayVariance;
-      const weeks = new Float64Array(QUANTILE_DRAWS);
-      const gammas = new Float64Array(2 * QUANTILE_DRAWS);
+      const parts = new Float64Array(3 * QUANTILE_DRAWS);
       for (let j = 0; j < QUANTILE_DRAWS; j++) {
-        weeks[j] = stray > 0 ? strayWeek(stream, rng, j, 1 / stray) : 1;
-        sampleGammaParts(rng, shape, gammas, j);
+        parts[2 * QUANTILE_DRAWS + j] = stray > 0 ? strayWeek(stream, rng, j, 1 / stray) : 1;
+        sampleGammaParts(rng, shape, parts, j);
       }
-      draws = { weeks, gammas, walked: [] };
+      draws = { draws: parts, walked: [] };
       belief.season.bands[k] = draws;
     }
     return draws;
@@ -1298,7 +1300,8 @@ function unitsQuantiles(
   // learning-plan-golden pin it; a change of the band's model is a change of those digests).
   const capAt = Number.isInteger(stock) ? stock : -1;
   for (let k = 0; k < QUANTILE_DRAWS; k++) {
-    drawnRates[k] = volume * (draws.weeks[k] as number) * scaledGamma(draws.gammas, k, rate);
+    drawnRates[k] =
+      volume * (draws.draws[2 * QUANTILE_DRAWS + k] as number) * scaledGamma(draws.draws, k, rate);
   }
   const band = matchedBand(distribution, drawnRates, QUANTILE_DRAWS, stock, reach);
   if (band !== null) return band;
@@ -1337,10 +1340,11 @@ interface RecordedStream {
   /** Where the one reader (`read`) is: `replay` starts it over. */
   at: number;
   readonly read: Uniform;
-  /** Band draw `j`'s stray week, where in the stream it began (-1: not drawn yet) and where it ended. */
+  /**
+   * Band draw `j`'s stray week (at `j`), where in the stream it began (at `QUANTILE_DRAWS + j`, -1: not drawn yet)
+   * and where it ended (at `2 * QUANTILE_DRAWS + j`): one array, as a typed array's store is allocated outside the heap.
+   */
   readonly strays: Float64Array;
-  readonly strayFrom: Int32Array;
-  readonly strayTo: Int32Array;
 }
 
 function recordedStream(rng: Uniform): RecordedStream {
@@ -1361,9 +1365,7 @@ function recordedStream(rng: Uniform): RecordedStream {
       stream.at++;
       return u;
     },
-    strays: new Float64Array(QUANTILE_DRAWS),
-    strayFrom: new Int32Array(QUANTILE_DRAWS).fill(-1),
-    strayTo: new Int32Array(QUANTILE_DRAWS),
+    strays: new Float64Array(3 * QUANTILE_DRAWS).fill(-1, QUANTILE_DRAWS, 2 * QUANTILE_DRAWS),
   };
   return stream;
 }
@@ -1382,14 +1384,15 @@ function replay(stream: RecordedStream): Uniform {
  */
 function strayWeek(stream: RecordedStream, rng: Uniform, j: number, shape: number): number {
   const at = stream.at;
-  if (stream.strayFrom[j] === at) {
-    stream.at = stream.strayTo[j] as number;
-    return stream.strays[j] as number;
+  const strays = stream.strays;
+  if (strays[QUANTILE_DRAWS + j] === at) {
+    stream.at = strays[2 * QUANTILE_DRAWS + j] as number;
+    return strays[j] as number;
   }
   const week = sampleGamma(rng, shape, shape);
-  stream.strays[j] = week;
-  stream.strayFrom[j] = at;
-  stream.strayTo[j] = stream.at;
+  strays[j] = week;
+  strays[QUANTILE_DRAWS + j] = at;
+  strays[2 * QUANTILE_DRAWS + j] = stream.at;
   return week;
 }
 
