@@ -502,7 +502,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         break;
       }
     }
-    const seen = walked[known];
+    // Not `walked[-1]`: an index below 0 is a named property, looked up the slow way along the prototypes.
+    const seen = known < 0 ? undefined : walked[known];
     if (seen !== undefined && Math.floor(stock) > seen.reach) return seen.band;
     const band = unitsQuantiles(draws, g.rate / scale, volume, stock, belief.view.distribution, walk);
     if (walk.units < Number.POSITIVE_INFINITY) {
@@ -577,7 +578,8 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
         const c = planDay(prices, unitCost, curveSales, belief, stock, groups, memos.curve);
         curve = c.lowerBidWeight > 0.5 ? c.lowerBidIndex : c.index;
       }
-      const anchor = view.anchors[curve] === true ? curve : rule;
+      // `curve` is -1 where the guard does not ask: `anchors[-1]` is a named property's slow lookup, a row a plan.
+      const anchor = curve >= 0 && view.anchors[curve] === true ? curve : rule;
       const held =
         asks &&
         anchor >= 0 &&
