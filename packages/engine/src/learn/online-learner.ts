@@ -347,6 +347,9 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
 
   /** The day number of each date asked: a plan asks each of its dates once per product. */
   const dayNumbers = new Map<string, number>();
+  // A plan asks a date's products one after another: the last date's number is read back without the map.
+  let lastDate: string | null = null;
+  let lastAt = 0;
 
   /**
    * Everything the learner believes of one product on `date` (`day` days from the plan's today): its view, and the
@@ -361,10 +364,16 @@ export function onlineLearner(input: OnlineLearnerInput): OnlineLearner {
   const beliefOf = (state: ProductState, date: string, day: number): ProductBelief | null => {
     const view = viewOf(state);
     if (view === null) return null;
-    let at = dayNumbers.get(date);
-    if (at === undefined) {
-      at = dayNumber(date);
-      dayNumbers.set(date, at);
+    let at: number | undefined;
+    if (date === lastDate) at = lastAt;
+    else {
+      at = dayNumbers.get(date);
+      if (at === undefined) {
+        at = dayNumber(date);
+        dayNumbers.set(date, at);
+      }
+      lastDate = date;
+      lastAt = at;
     }
     const today = at - day;
     let season = view.season;
