@@ -23,7 +23,11 @@ export function observedPriceRange(
   return priceRange(history.flatMap((r) => (r.product_id === productId ? [r.price] : [])));
 }
 
-/** Whether `price` leaves the range (beyond a rounding error): an exploratory price. */
-export function leavesRange(price: number, [lo, hi]: readonly [number, number]): boolean {
-  return price < lo - 1e-9 || price > hi + 1e-9;
+/**
+ * Whether `price` leaves the range (beyond a rounding error): an exploratory price. The range read by index, not
+ * destructured: a destructured parameter is read through the array's iterator where the call is not optimised, an
+ * iterator and its results for the collector on each of a learning plan's ~9,000 rows.
+ */
+export function leavesRange(price: number, range: readonly [number, number]): boolean {
+  return price < range[0] - 1e-9 || price > range[1] + 1e-9;
 }
