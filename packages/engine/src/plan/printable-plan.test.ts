@@ -191,20 +191,25 @@ describe("an ending changed after training", () => {
   });
 });
 
+/** A yen product at 1,000 without guardrails, stock or cost: only its prices' history matters here. */
+function yenProduct(productId: string): CatalogProduct {
+  return {
+    product_id: productId,
+    currency: "JPY",
+    base_price: 1000,
+    unit_cost: null,
+    min_price: null,
+    max_price: null,
+    max_daily_change: null,
+    stock: null,
+    season_end: null,
+    updated_at: "2026-01-01T00:00:00.000Z",
+  };
+}
+
 describe("lowest_price_30d", () => {
   it("is the lowest price of the 30 days before each date: the history first, then the plan's own days", () => {
-    const product: CatalogProduct = {
-      product_id: "a",
-      currency: "JPY",
-      base_price: 1000,
-      unit_cost: null,
-      min_price: null,
-      max_price: null,
-      max_daily_change: null,
-      stock: null,
-      season_end: null,
-      updated_at: "2026-01-01T00:00:00.000Z",
-    };
+    const product = yenProduct("a");
     // 31 days before today it sold at 500 (out of every item's window); 20 days before, at 800.
     const history: SalesRow[] = [
       { date: addDays(TODAY, -31), product_id: "a", price: 500, units_sold: 1, stock_on_hand: null },
@@ -235,18 +240,7 @@ describe("lowest_price_30d", () => {
   });
 
   it("reads a history in any order: each date's lowest is that of the days in its window", () => {
-    const product: CatalogProduct = {
-      product_id: "c",
-      currency: "JPY",
-      base_price: 1000,
-      unit_cost: null,
-      min_price: null,
-      max_price: null,
-      max_daily_change: null,
-      stock: null,
-      season_end: null,
-      updated_at: "2026-01-01T00:00:00.000Z",
-    };
+    const product = yenProduct("c");
     // Out of date order, and lows that leave the window one after the other (600, then 650, then 700, ...).
     const history: SalesRow[] = [
       { date: addDays(TODAY, -10), product_id: "c", price: 900, units_sold: 1, stock_on_hand: null },
