@@ -7,7 +7,7 @@
  * (`VmHWM`), the longest write-lock hold another writer met, the GET latencies, the computes' answers and the
  * deliveries. Targets: peak RSS <= 400 MiB, GET p99 <= 100 ms.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -181,23 +181,30 @@ async function idle(seconds: number): Promise<ImportExit> {
   return { exit: 0, peak: 0, stderr: "" };
 }
 
+/** The `pricing` bin (package.json `bin`): what an operator runs, so what the peak RSS is measured on. */
+const PRICING_BIN = path.join(ROOT, "packages/server/dist/cli.js");
+
+/**
+ * Brings dist/ up to date with the source (incremental: under a second when it already is), so a fresh clone runs
+ * this benchmark without a separate `pnpm build` and an edited tree is never measured on a stale build. The
+ * importing process cannot run from source under tsx as the server here does: tsx's loader adds ~150 MiB of peak RSS
+ * to the import (the same dist/ code measured 268-282 MiB bare and 424-437 MiB under `--import tsx` on 26 Nov), which
+ * the shipped bin does not carry.
+ */
+function buildServer(): void {
+  const tsc = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-b", "packages/server"],
+    { cwd: ROOT, stdio: "inherit" },
+  );
+  if (tsc.status !== 0) throw new Error(`tsc -b packages/server failed (exit ${tsc.status})`);
+}
+
 /** `pricing data import --sales file` as its own process, its peak RSS polled every 50 ms. */
 async function importProcess(file: string, dataDir: string): Promise<ImportExit> {
   const child = spawn(
     process.execPath,
-    [
-      "--conditions=@pricing/source",
-      "--import",
-      "tsx",
-      path.join(ROOT, "packages/server/src/cli.ts"),
-      "data",
-      "import",
-      "--company",
-      IMPORT_COMPANY,
-      "--sales",
-      file,
-      "--json",
-    ],
+    [PRICING_BIN, "data", "import", "--company", IMPORT_COMPANY, "--sales", file, "--json"],
     {
       cwd: ROOT,
       env: { ...process.env, PRICING_DATA_DIR: dataDir, PRICING_LOG_LEVEL: "silent" },
@@ -428,6 +435,7 @@ async function main(): Promise<void> {
       "skip-bad-file": { type: "boolean", default: false },
     },
   });
+  buildServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), "pricing-bench-import-"));
   const receiver = await startReceiver();
   let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
