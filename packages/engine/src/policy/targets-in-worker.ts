@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { threadExecArgv } from "../base/thread-call.js";
 import type { ProductDayRows } from "./bellman-targets.js";
+import type { BatchJob, BatchPipeBuffers } from "./replay-batches.js";
 import type { RlPolicyData } from "./rl-policy.js";
 import type { PolicyMargins } from "./safe-improvement.js";
 import type { TrainingInput } from "./training-input.js";
@@ -33,7 +34,19 @@ export interface InitRequest {
   readonly data: TargetsThreadData;
 }
 
-export type TargetsRequest = InitRequest | DayRequest | PolicyRequest;
+/** The training's replay memory and batch pipe (shared memory), once the training has created them. */
+export interface ShareBatchesRequest {
+  readonly type: "share-batches";
+  readonly buffers: BatchPipeBuffers;
+}
+
+/** Gather these steps' minibatches ahead of the training's thread (`gatherJob`). */
+export interface BatchesRequest {
+  readonly type: "batches";
+  readonly job: BatchJob;
+}
+
+export type TargetsRequest = InitRequest | DayRequest | PolicyRequest | ShareBatchesRequest | BatchesRequest;
 
 type Margins<T> = readonly (readonly [string, T])[];
 
@@ -75,6 +88,13 @@ export interface TargetsThread {
   readonly targetShare: number;
   /** `dayTargets` of these products there, under `weights`; one day at a time. */
   dayTargets(request: Omit<DayRequest, "type">): Promise<ProductDayRows[]>;
+  /** Hands the thread the training's batch pipe (`BatchPipe`); once, before `gatherBatches`. */
+  shareBatches(buffers: BatchPipeBuffers): void;
+  /**
+   * Asks the thread to gather a job's minibatches ahead of the training's (which takes back any it has not started):
+   * gradient steps leave it idle otherwise.
+   */
+  gatherBatches(job: BatchJob): void;
   /** The rule's safety-check margins by product id; only when started with a z. */
   readonly ruleMargins: Promise<Map<string, number[] | null>>;
   /** The trained policy's safety-check margins on `productIds`, by product id. */
@@ -209,6 +229,12 @@ function targetsThreadOf(
         day = { resolve, reject };
         send({ type: "day", ...request });
       }),
+    shareBatches: (buffers) => {
+      if (failed === null) send({ type: "share-batches", buffers });
+    },
+    gatherBatches: (job) => {
+      if (failed === null) send({ type: "batches", job });
+    },
     ruleMargins,
     policyMargins: (policyData, productIds) =>
       new Promise<Map<string, PolicyMargins>>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { initTfBackend } from "../backend/tf-backend.js";
 import { dayTargets } from "./bellman-targets.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
+import { type BatchPipeBuffers, gatherJob } from "./replay-batches.js";
 import { RlPolicy } from "./rl-policy.js";
 import { policyMarginsUnderModels, ruleMarginsUnderModels, ruleWorstMargin } from "./safe-improvement.js";
 import { buildSimulator } from "./simulator.js";
@@ -18,8 +19,8 @@ import type { TrainingInput } from "./training-input.js";
 
 // Entry point of a training's second thread (see `spawnTargetsThread`): TensorFlow at once, the simulator when the
 // training's input arrives, then one day's replay rows of the products the parent asks for under the parent's
-// current weights; between days, one product at a time, the rule's safety-check margins; at the end the trained
-// policy's margins the parent asks for.
+// current weights; while the parent takes its gradient steps, their minibatches (`gatherJob`); between days, one
+// product at a time, the rule's safety-check margins; at the end the trained policy's margins the parent asks for.
 const port = parentPort;
 if (port === null) throw new Error("targets-worker must run in a worker thread");
 const backendReady = initTfBackend();
@@ -30,6 +31,7 @@ interface Training {
   readonly models: readonly ProductModel[];
 }
 let training: Training | null = null;
+let batches: { readonly buffers: BatchPipeBuffers; readonly dayFeatures: Float32Array[] } | null = null;
 const current = (): Training => {
   if (training === null) throw new Error("the training thread has no input yet");
   return training;
@@ -142,6 +144,19 @@ port.on("message", (request: TargetsRequest) => {
   if (request.type === "init") {
     try {
       init(request);
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
+  // Batches need no TensorFlow, and the training's thread waits for one it sees this thread has started.
+  if (request.type === "share-batches" || request.type === "batches") {
+    try {
+      if (request.type === "share-batches") {
+        batches = { buffers: request.buffers, dayFeatures: current().models.map((m) => m.dayFeatures) };
+      } else if (batches !== null) {
+        gatherJob(batches.buffers, batches.dayFeatures, request.job);
+      }
     } catch (error) {
       fail(error);
     }
