@@ -10,11 +10,11 @@ import { QNetwork } from "./q-network.js";
 import {
   type BatchJob,
   BatchPipe,
-  createBatch,
   createReplayMemory,
-  gatherBatch,
+  createStepSlot,
+  gatherStep,
   type ReplayMemory,
-  type TrainingBatch,
+  type StepSlot,
 } from "./replay-batches.js";
 import { RlPolicy } from "./rl-policy.js";
 import { buildSimulator } from "./simulator.js";
@@ -128,7 +128,7 @@ class ReplayTrainer {
   readonly memory: ReplayMemory;
   private readonly dayFeatures: readonly Float32Array[];
   private readonly modelIndex: Map<ProductModel, number>;
-  private readonly batch: TrainingBatch;
+  private readonly slot: StepSlot;
   /** Each step's rows, drawn for a whole day (or chunk) of steps at once when gathering here. */
   private readonly picks: Int32Array;
   private pipe: { readonly pipe: BatchPipe; readonly offer: (job: BatchJob) => void } | null = null;
@@ -150,7 +150,7 @@ class ReplayTrainer {
     this.modelIndex = new Map(models.map((m, i) => [m, i]));
     this.memory = createReplayMemory(this.f, this.a, models.length, capacity);
     this.dayFeatures = models.map((m) => m.dayFeatures);
-    this.batch = createBatch(this.memory, batchSize);
+    this.slot = createStepSlot(this.memory, net.shape, batchSize);
     this.picks = new Int32Array(maxSteps * batchSize);
   }
 
@@ -210,23 +210,13 @@ class ReplayTrainer {
     if (shared !== null) shared.offer(shared.pipe.begin(count, (picks) => this.pick(picks, count, newFrom)));
     else this.pick(this.picks, count, newFrom);
     for (let s = 0; s < count; s++) {
-      let batch = shared?.pipe.take(s) ?? null;
-      if (batch === null) {
-        batch = this.batch;
-        gatherBatch(
-          this.memory,
-          this.dayFeatures,
-          shared?.pipe.buffers.picks ?? this.picks,
-          s * this.batchSize,
-          batch,
-        );
+      let slot = shared?.pipe.take(s) ?? null;
+      if (slot === null) {
+        slot = this.slot;
+        const picks = shared?.pipe.buffers.picks ?? this.picks;
+        gatherStep(this.memory, this.dayFeatures, this.net.shape, picks, s * this.batchSize, slot);
       }
-      const loss = this.net.trainStep(
-        this.optimizer,
-        { rows: this.batchSize, x: batch.x, margins: batch.m, rates: batch.r },
-        batch.y,
-        batch.w,
-      );
+      const loss = this.net.trainPrepared(this.optimizer, slot.batch.x, slot.prepared);
       shared?.pipe.done();
       this.lossSum += loss;
       this.lossCount++;
@@ -431,7 +421,7 @@ export async function trainPolicyWith(
   const { models } = simulator;
   const trainer = createTrainer(models, cfg, rng);
   if (thread !== null) {
-    const pipe = new BatchPipe(trainer.memory, cfg.batchSize, trainer.maxSteps);
+    const pipe = new BatchPipe(trainer.memory, trainer.net.shape, cfg.batchSize, trainer.maxSteps);
     thread.shareBatches(pipe.buffers);
     trainer.shareBatches(pipe, (job) => thread.gatherBatches(job));
   }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { STOCK_FEATURE_COLUMNS } from "./product-model.js";
-import { BatchPipe, createBatch, createReplayMemory, gatherBatch, gatherJob } from "./replay-batches.js";
+import {
+  BatchPipe,
+  createBatch,
+  createReplayMemory,
+  createStepSlot,
+  gatherBatch,
+  gatherJob,
+  gatherStep,
+} from "./replay-batches.js";
 
 const sc = STOCK_FEATURE_COLUMNS.length;
 
@@ -42,15 +50,18 @@ describe("replay batches", () => {
 
   it("hands over the batches the other end gathered and leaves the rest to the taker, the same bytes", () => {
     const { memory, dayFeatures } = filledMemory(10);
-    const pipe = new BatchPipe(memory, 2, 8);
+    const pipe = new BatchPipe(memory, { inputs: memory.f, actions: 2, fluidOffset: 3 }, 2, 8);
     const picks = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8];
-    const own = createBatch(memory, 2);
+    const shape = pipe.buffers.shape;
+    const own = createStepSlot(memory, shape, 2);
     const expectStep = (k: number, first: number, gatheredThere: boolean): void => {
       const taken = pipe.take(k);
       expect(taken !== null).toBe(gatheredThere);
-      gatherBatch(memory, dayFeatures, Int32Array.from(picks), first, own);
-      expect(Array.from(taken?.x ?? own.x)).toEqual(Array.from(own.x));
-      expect(Array.from(taken?.w ?? own.w)).toEqual(Array.from(own.w));
+      gatherStep(memory, dayFeatures, shape, Int32Array.from(picks), first, own);
+      expect(Array.from(taken?.batch.x ?? own.batch.x)).toEqual(Array.from(own.batch.x));
+      expect(Array.from(taken?.batch.w ?? own.batch.w)).toEqual(Array.from(own.batch.w));
+      expect(Array.from(taken?.prepared.base ?? own.prepared.base)).toEqual(Array.from(own.prepared.base));
+      expect(Array.from(taken?.prepared.xT ?? own.prepared.xT)).toEqual(Array.from(own.prepared.xT));
       pipe.done();
     };
     // As many steps as there are slots: the other end gathers them all ahead.

@@ -1,4 +1,5 @@
 import { STOCK_FEATURE_COLUMNS } from "./product-model.js";
+import { createStepInputs, prepareStep, type QNetworkShape, type StepInputs } from "./q-network.js";
 
 /**
  * A training's replay memory (see `ReplayTrainer`), in shared memory so that the second thread can read it: per row
@@ -27,6 +28,44 @@ export interface TrainingBatch {
   readonly r: Float32Array;
   readonly y: Float32Array;
   readonly w: Float32Array;
+}
+
+/** What a gradient step reads: its minibatch, and the same laid out for the network (`prepareStep`). */
+export interface StepSlot {
+  readonly batch: TrainingBatch;
+  readonly prepared: StepInputs;
+}
+
+export type StepShape = Pick<QNetworkShape, "inputs" | "actions" | "fluidOffset">;
+
+export function createStepSlot(
+  memory: ReplayMemory,
+  shape: StepShape,
+  rows: number,
+  shared = false,
+): StepSlot {
+  const floats = shared ? sharedFloats : (length: number) => new Float32Array(length);
+  return { batch: createBatch(memory, rows, shared), prepared: createStepInputs(shape, rows, floats) };
+}
+
+/** `gatherBatch` into the slot, then `prepareStep`: all of a step's work that does not depend on the weights. */
+export function gatherStep(
+  memory: ReplayMemory,
+  dayFeatures: readonly Float32Array[],
+  shape: StepShape,
+  picks: Int32Array,
+  from: number,
+  slot: StepSlot,
+): void {
+  const { batch, prepared } = slot;
+  gatherBatch(memory, dayFeatures, picks, from, batch);
+  prepareStep(
+    shape,
+    { rows: prepared.rows, x: batch.x, margins: batch.m, rates: batch.r },
+    batch.y,
+    batch.w,
+    prepared,
+  );
 }
 
 /** Float32Arrays of these lengths on one SharedArrayBuffer each (zeroed). */
@@ -66,7 +105,7 @@ export function createBatch(memory: Pick<ReplayMemory, "f" | "a" | "out">, rows:
 /**
  * The minibatch of rows `picks[from .. from + rows)` into `batch`; `dayFeatures[p]` is product p's model's day inputs.
  * The same bytes whichever thread gathers: a step's random reads of the memory (some 0.7 ms of a 2 ms step on
- * 100 products) are what the second thread takes off the training's critical path.
+ * 100 products) are what the second thread takes off the training's critical path, with `prepareStep`.
  */
 export function gatherBatch(
   memory: ReplayMemory,
@@ -126,10 +165,11 @@ const STATES = 2;
 /** What the two threads share to pass batches (structured-cloneable: shared buffers only). */
 export interface BatchPipeBuffers {
   readonly memory: ReplayMemory;
+  readonly shape: StepShape;
   /** Per step of the current job its batch's rows, [step * batchSize + r]. */
   readonly picks: Int32Array;
   readonly control: Int32Array;
-  readonly slots: readonly TrainingBatch[];
+  readonly slots: readonly StepSlot[];
   readonly batchSize: number;
 }
 
@@ -151,12 +191,13 @@ export class BatchPipe {
   private job = 0;
   private consumed = 0;
 
-  constructor(memory: ReplayMemory, batchSize: number, maxSteps: number) {
+  constructor(memory: ReplayMemory, shape: StepShape, batchSize: number, maxSteps: number) {
     this.buffers = {
       memory,
+      shape: { inputs: shape.inputs, actions: shape.actions, fluidOffset: shape.fluidOffset },
       picks: sharedInts(maxSteps * batchSize),
       control: sharedInts(STATES + maxSteps),
-      slots: Array.from({ length: SLOTS }, () => createBatch(memory, batchSize, true)),
+      slots: Array.from({ length: SLOTS }, () => createStepSlot(memory, shape, batchSize, true)),
       batchSize,
     };
     Atomics.store(this.buffers.control, JOB, -1);
@@ -172,8 +213,8 @@ export class BatchPipe {
     return { job: this.job, steps, base: this.consumed };
   }
 
-  /** Step k's batch gathered by the second thread, or null when this thread is to gather it (`gatherBatch`). */
-  take(k: number): TrainingBatch | null {
+  /** Step k's slot filled by the second thread, or null when this thread is to fill one (`gatherStep`). */
+  take(k: number): StepSlot | null {
     const { control, slots } = this.buffers;
     const at = STATES + k;
     const tag = this.job * 4;
@@ -185,7 +226,7 @@ export class BatchPipe {
         throw new Error("the training's second thread stopped gathering a batch");
       Atomics.wait(control, at, tag + GATHERING, 1000);
     }
-    return slots[k % SLOTS] as TrainingBatch;
+    return slots[k % SLOTS] as StepSlot;
   }
 
   /** Step k's batch is used up: its slot may take the batch SLOTS steps later. */
@@ -211,7 +252,7 @@ export function gatherJob(
   dayFeatures: readonly Float32Array[],
   { job, steps, base }: BatchJob,
 ): void {
-  const { control, picks, slots, memory, batchSize } = buffers;
+  const { control, picks, slots, memory, shape, batchSize } = buffers;
   const tag = job * 4;
   for (let k = 0; k < steps; k++) {
     // The slot is free once the step SLOTS before this one is used up.
@@ -223,7 +264,7 @@ export function gatherJob(
     }
     const at = STATES + k;
     if (Atomics.compareExchange(control, at, tag + UNCLAIMED, tag + GATHERING) !== tag + UNCLAIMED) continue;
-    gatherBatch(memory, dayFeatures, picks, k * batchSize, slots[k % SLOTS] as TrainingBatch);
+    gatherStep(memory, dayFeatures, shape, picks, k * batchSize, slots[k % SLOTS] as StepSlot);
     Atomics.store(control, at, tag + READY);
     Atomics.notify(control, at);
   }
