@@ -52,7 +52,13 @@ type Margins<T> = readonly (readonly [string, T])[];
 
 export type TargetsReply =
   | { readonly type: "ready" }
-  | { readonly type: "rows"; readonly day: number; readonly rows: ProductDayRows[] }
+  | {
+      readonly type: "rows";
+      readonly day: number;
+      readonly rows: ProductDayRows[];
+      /** When the thread had them (`epochMs`), for the share of the next days (see `TargetSplit`). */
+      readonly finishedAt: number;
+    }
   | { readonly type: "rule"; readonly margins: Margins<number[] | null> }
   | { readonly type: "policy"; readonly margins: Margins<PolicyMargins> }
   | { readonly type: "error"; readonly message: string };
@@ -75,6 +81,17 @@ interface Waiter<T> {
   reject: (error: Error) => void;
 }
 
+/** A day's rows from the second thread, and when it had them. */
+export interface DayRows {
+  readonly rows: ProductDayRows[];
+  readonly finishedAt: number;
+}
+
+/** Milliseconds since the epoch, comparable between threads (each has its own `performance.timeOrigin`). */
+export function epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** A training's second thread (see `startTargetsThread`). */
 export interface TargetsThread {
   /**
@@ -84,10 +101,13 @@ export interface TargetsThread {
   readonly ready: boolean;
   /** Resolves once `ready`, or once the thread has failed (then `ready` stays false and requests reject). */
   readonly started: Promise<void>;
-  /** Share of each backward day's products whose targets this thread computes (see `startTargetsThread`). */
+  /**
+   * Share of each backward day's products whose targets this thread computes at first (see `startTargetsThread`);
+   * the training then moves it by how long each thread took (`TargetSplit`).
+   */
   readonly targetShare: number;
-  /** `dayTargets` of these products there, under `weights`; one day at a time. */
-  dayTargets(request: Omit<DayRequest, "type">): Promise<ProductDayRows[]>;
+  /** `dayTargets` of these products there, under `weights`, and when they were done (`epochMs`); one day at a time. */
+  dayTargets(request: Omit<DayRequest, "type">): Promise<DayRows>;
   /** Hands the thread the training's batch pipe (`BatchPipe`); once, before `gatherBatches`. */
   shareBatches(buffers: BatchPipeBuffers): void;
   /**
@@ -176,7 +196,7 @@ function targetsThreadOf(
   worker: Worker,
   safetyZ: number | null,
 ): { api: TargetsThread; receive: (reply: TargetsReply) => void; fail: (error: Error) => void } {
-  let day: Waiter<ProductDayRows[]> | null = null;
+  let day: Waiter<DayRows> | null = null;
   let rule: Waiter<Map<string, number[] | null>> | null = null;
   let policy: Waiter<Map<string, PolicyMargins>> | null = null;
   const ruleMargins = new Promise<Map<string, number[] | null>>((resolve, reject) => {
@@ -204,7 +224,7 @@ function targetsThreadOf(
       ready = failed === null;
       markStarted();
     } else if (reply.type === "rows") {
-      day?.resolve(reply.rows);
+      day?.resolve({ rows: reply.rows, finishedAt: reply.finishedAt });
       day = null;
     } else if (reply.type === "rule") {
       rule?.resolve(new Map(reply.margins));
@@ -224,7 +244,7 @@ function targetsThreadOf(
     started,
     targetShare: safetyZ === null ? TARGET_SHARE : TARGET_SHARE_WITH_SAFETY,
     dayTargets: (request) =>
-      new Promise<ProductDayRows[]>((resolve, reject) => {
+      new Promise<DayRows>((resolve, reject) => {
         if (failed !== null) return reject(failed);
         day = { resolve, reject };
         send({ type: "day", ...request });

@@ -15,6 +15,7 @@ import type {
   TargetsRequest,
   TargetsThreadData,
 } from "./targets-in-worker.js";
+import { epochMs } from "./targets-in-worker.js";
 import type { TrainingInput } from "./training-input.js";
 
 // Entry point of a training's second thread (see `spawnTargetsThread`): TensorFlow at once, the simulator when the
@@ -80,7 +81,7 @@ function answerDay(request: DayRequest): void {
     request.day,
   );
   send(
-    { type: "rows", day: request.day, rows },
+    { type: "rows", day: request.day, rows, finishedAt: epochMs() },
     rows.flatMap((r) => [
       r.stockX.buffer,
       r.margins.buffer,
