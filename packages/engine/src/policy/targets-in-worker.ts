@@ -21,11 +21,16 @@ export interface DayRequest {
   readonly products: readonly { readonly index: number; readonly stocks: readonly number[] }[];
 }
 
-/** The trained policy and the products to evaluate it on for the safety check (`policyMarginsUnderModels`). */
+/**
+ * The trained policy and the products to evaluate it on for the safety check (`policyMarginsUnderModels`): the
+ * thread takes `productIds[k]` for each k it draws from the shared counter `next` (`Atomics.add`), as the caller
+ * does, so that both finish together whatever each product costs.
+ */
 export interface PolicyRequest {
   readonly type: "policy";
   readonly policy: RlPolicyData;
   readonly productIds: readonly string[];
+  readonly next: Int32Array;
 }
 
 /** The training's input, sent once the thread is spawned (see `spawnTargetsThread`). */
@@ -117,8 +122,15 @@ export interface TargetsThread {
   gatherBatches(job: BatchJob): void;
   /** The rule's safety-check margins by product id; only when started with a z. */
   readonly ruleMargins: Promise<Map<string, number[] | null>>;
-  /** The trained policy's safety-check margins on `productIds`, by product id. */
-  policyMargins(policy: RlPolicyData, productIds: readonly string[]): Promise<Map<string, PolicyMargins>>;
+  /**
+   * The trained policy's safety-check margins, by product id, on the products of `productIds` whose index it draws
+   * from `next` (a counter in shared memory the caller draws from too).
+   */
+  policyMargins(
+    policy: RlPolicyData,
+    productIds: readonly string[],
+    next: Int32Array,
+  ): Promise<Map<string, PolicyMargins>>;
   terminate(): void;
 }
 
@@ -256,11 +268,11 @@ function targetsThreadOf(
       if (failed === null) send({ type: "batches", job });
     },
     ruleMargins,
-    policyMargins: (policyData, productIds) =>
+    policyMargins: (policyData, productIds, next) =>
       new Promise<Map<string, PolicyMargins>>((resolve, reject) => {
         if (failed !== null) return reject(failed);
         policy = { resolve, reject };
-        send({ type: "policy", policy: policyData, productIds });
+        send({ type: "policy", policy: policyData, productIds, next });
       }),
     terminate: () => {
       void worker.terminate();

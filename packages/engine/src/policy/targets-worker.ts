@@ -5,7 +5,12 @@ import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
 import { type BatchPipeBuffers, gatherJob } from "./replay-batches.js";
 import { RlPolicy } from "./rl-policy.js";
-import { policyMarginsUnderModels, ruleMarginsUnderModels, ruleWorstMargin } from "./safe-improvement.js";
+import {
+  type PolicyMargins,
+  policyMarginsUnderModels,
+  ruleMarginsUnderModels,
+  ruleWorstMargin,
+} from "./safe-improvement.js";
 import { buildSimulator } from "./simulator.js";
 import type {
   DayRequest,
@@ -99,13 +104,16 @@ function answerPolicy(request: PolicyRequest, z: number): void {
   try {
     const byId = new Map(data.input.products.map((p) => [p.setup.productId, p]));
     const ruleById = new Map(rule);
-    const margins = request.productIds.map((id) => {
+    const margins: (readonly [string, PolicyMargins])[] = [];
+    const { productIds, next } = request;
+    for (let k = Atomics.add(next, 0, 1); k < productIds.length; k = Atomics.add(next, 0, 1)) {
+      const id = productIds[k] as string;
       const product = byId.get(id);
       // The rule's margins are done long before the policy is (a product not reached yet is computed here).
       const ruleMargins = ruleById.get(id) ?? (product === undefined ? null : ruleMarginsOf(product, z));
       const worst = ruleWorstMargin(ruleMargins);
-      return [id, policyMarginsUnderModels(policy, id, product?.demandUncertainty, z, worst)] as const;
-    });
+      margins.push([id, policyMarginsUnderModels(policy, id, product?.demandUncertainty, z, worst)]);
+    }
     send({ type: "policy", margins });
   } finally {
     policy.dispose();
