@@ -87,8 +87,12 @@ describe("planPolicy", () => {
       const result = evaluatePolicy(problem, served);
       expect(result.violations).toBe(0);
       expect(result.value).toBeGreaterThan(0);
-      // One batch per day over the 31 stock levels, never one per state.
-      expect(evaluate.mock.calls.map(([product]) => product.length)).toEqual(Array(problem.horizon).fill(31));
+      // One batch per day from the lowest level reached, never one per state: the initial stock alone on day 0,
+      // then the 31 stock levels.
+      expect(evaluate.mock.calls.map(([product]) => product.length)).toEqual([
+        1,
+        ...Array(problem.horizon - 1).fill(31),
+      ]);
     } finally {
       evaluate.mockRestore();
     }

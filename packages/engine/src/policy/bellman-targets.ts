@@ -116,25 +116,38 @@ function nextDayValues(
   for (const [m, grid] of grids) {
     const own = embedded.subarray(p * hidden0, (p + 1) * hidden0);
     p++;
+    // Without a max daily change the tables read the marginal value alone, which the head inputs do not enter.
+    const actions = m.allowedAfter !== null;
     for (const s of grid) {
       m.writeStockFeatures(day, s, stockX, r * sc);
       embedding.set(own, r * hidden0);
       fluid[r] = stockX[r * sc + fluidAt] as number;
-      m.writeHeadInputs(day, s, margins, rates, r * a);
+      if (actions) m.writeHeadInputs(day, s, margins, rates, r * a);
       r++;
     }
   }
-  const y = net.finishHead(
-    net.predictRaw(stockX, embedding, rows, STOCK_FEATURE_COLUMNS),
-    rows,
-    fluid,
-    margins,
-    rates,
-  );
+  const raw = net.predictRaw(stockX, embedding, rows, STOCK_FEATURE_COLUMNS);
   r = 0;
   for (const [m, grid] of grids) {
-    result.set(m, valueTables(m, day, grid, y.subarray(r * (a + 1), (r + grid.length) * (a + 1)), a));
-    r += grid.length;
+    const n = grid.length;
+    let y: Float32Array;
+    if (m.allowedAfter !== null) {
+      const at = (k: number) => [r * k, (r + n) * k] as const;
+      y = net.finishHead(
+        raw.subarray(...at(a + 2)),
+        n,
+        fluid.subarray(...at(1)),
+        margins.subarray(...at(a)),
+        rates.subarray(...at(a)),
+      );
+    } else {
+      // `finishHead`'s marginal values alone (its action values are left at zero, unread).
+      y = new Float32Array(n * (a + 1));
+      for (let g = 0; g < n; g++)
+        y[g * (a + 1)] = (raw[(r + g) * (a + 2)] as number) + (fluid[r + g] as number);
+    }
+    result.set(m, valueTables(m, day, grid, y, a));
+    r += n;
   }
   return result;
 }

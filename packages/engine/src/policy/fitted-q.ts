@@ -7,9 +7,18 @@ import { Adam } from "./adam.js";
 import { dayTargets, type ProductDayRows } from "./bellman-targets.js";
 import { FLUID_VALUE_FEATURE, ProductModel, STOCK_FEATURE_COLUMNS } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
+import {
+  type BatchJob,
+  BatchPipe,
+  createReplayMemory,
+  createStepSlot,
+  gatherStep,
+  type ReplayMemory,
+  type StepSlot,
+} from "./replay-batches.js";
 import { RlPolicy } from "./rl-policy.js";
 import { buildSimulator } from "./simulator.js";
-import { startTargetsThread, type TargetsThread } from "./targets-in-worker.js";
+import { epochMs, startTargetsThread, type TargetsThread } from "./targets-in-worker.js";
 import {
   type TrainingConfig,
   type TrainingInput,
@@ -99,11 +108,15 @@ class TrainingClock {
   }
 }
 
+/** Gradient steps of the final phase between two looks at the budget and the event loop. */
+const FINAL_CHUNK = 100;
+
 /**
  * The network, its optimizer and every sampled state so far (inputs and normalized Bellman targets, one row per
  * state); each gradient step draws one minibatch from it. A row keeps only what depends on its stock level: the
  * day's inputs are read from its product's model and the loss weights (fixed per product) from one row per
  * product, so the random reads of a step touch half the memory (a 60-day, 100-product company's rows: 230 MB, not 456).
+ * With a second thread (`shareBatches`), the memory is shared and that thread gathers the minibatches ahead.
  */
 class ReplayTrainer {
   readonly f: number;
@@ -112,55 +125,38 @@ class ReplayTrainer {
   readonly out: number;
   rows = 0;
   steps = 0;
-  /** Per row: its product (index into `models`), day and stock-dependent inputs (STOCK_FEATURE_COLUMNS). */
-  private readonly rowModel: Int32Array;
-  private readonly rowDay: Int32Array;
-  private readonly stockX: Float32Array;
-  /**
-   * Per row its head inputs (today's expected margins and units, capped by stock; A each) and normalized targets
-   * (out) side by side ([rows * (2A + out)]), what a step gathers at random: one region of memory per sampled row
-   * instead of three.
-   */
-  private readonly packed: Float32Array;
-  private readonly width: number;
-  /** Loss weights per product, [product * out]. */
-  private readonly productW: Float32Array;
+  readonly memory: ReplayMemory;
+  private readonly dayFeatures: readonly Float32Array[];
   private readonly modelIndex: Map<ProductModel, number>;
-  private readonly batch: {
-    x: Float32Array;
-    m: Float32Array;
-    r: Float32Array;
-    y: Float32Array;
-    w: Float32Array;
-  };
+  private readonly slot: StepSlot;
+  /** Each step's rows, drawn for a whole day (or chunk) of steps at once when gathering here. */
+  private readonly picks: Int32Array;
+  private pipe: { readonly pipe: BatchPipe; readonly offer: (job: BatchJob) => void } | null = null;
   private lossSum = 0;
   private lossCount = 0;
 
   constructor(
     readonly net: QNetwork,
     readonly optimizer: Adam,
-    private readonly models: readonly ProductModel[],
+    models: readonly ProductModel[],
     capacity: number,
     private readonly batchSize: number,
     private readonly rng: () => number,
+    readonly maxSteps: number,
   ) {
     this.f = net.shape.inputs;
     this.a = net.shape.actions;
     this.out = 1 + this.a;
     this.modelIndex = new Map(models.map((m, i) => [m, i]));
-    this.rowModel = new Int32Array(capacity);
-    this.rowDay = new Int32Array(capacity);
-    this.stockX = new Float32Array(capacity * STOCK_FEATURE_COLUMNS.length);
-    this.width = 2 * this.a + this.out;
-    this.packed = new Float32Array(capacity * this.width);
-    this.productW = new Float32Array(models.length * this.out);
-    this.batch = {
-      x: new Float32Array(batchSize * this.f),
-      m: new Float32Array(batchSize * this.a),
-      r: new Float32Array(batchSize * this.a),
-      y: new Float32Array(batchSize * this.out),
-      w: new Float32Array(batchSize * this.out),
-    };
+    this.memory = createReplayMemory(this.f, this.a, models.length, capacity);
+    this.dayFeatures = models.map((m) => m.dayFeatures);
+    this.slot = createStepSlot(this.memory, net.shape, batchSize);
+    this.picks = new Int32Array(maxSteps * batchSize);
+  }
+
+  /** From now on the minibatches are offered to another thread (`gatherJob` there) through `pipe`. */
+  shareBatches(pipe: BatchPipe, offer: (job: BatchJob) => void): void {
+    this.pipe = { pipe, offer };
   }
 
   /** The product's index among the trainer's models (the simulator's order). */
@@ -175,54 +171,58 @@ class ReplayTrainer {
     const p = this.modelIndex.get(m) ?? -1;
     const sc = STOCK_FEATURE_COLUMNS.length;
     const from = this.rows;
-    this.rowModel.fill(p, from, from + rows.count);
-    this.rowDay.fill(day, from, from + rows.count);
-    this.stockX.set(rows.stockX, from * sc);
-    const { a, out, width } = this;
+    const { rowModel, rowDay, stockX, packed, productW } = this.memory;
+    rowModel.fill(p, from, from + rows.count);
+    rowDay.fill(day, from, from + rows.count);
+    stockX.set(rows.stockX, from * sc);
+    const { a, out } = this;
+    const width = 2 * a + out;
     for (let j = 0; j < rows.count; j++) {
       const base = (from + j) * width;
-      this.packed.set(rows.margins.subarray(j * a, (j + 1) * a), base);
-      this.packed.set(rows.rates.subarray(j * a, (j + 1) * a), base + a);
-      this.packed.set(rows.y.subarray(j * out, (j + 1) * out), base + 2 * a);
+      packed.set(rows.margins.subarray(j * a, (j + 1) * a), base);
+      packed.set(rows.rates.subarray(j * a, (j + 1) * a), base + a);
+      packed.set(rows.y.subarray(j * out, (j + 1) * out), base + 2 * a);
     }
-    this.productW.set(rows.w, p * this.out);
+    productW.set(rows.w, p * this.out);
     this.rows += rows.count;
   }
 
-  /** One gradient step; half of each batch is the rows from `newFrom` on (the day just computed), half replays all. */
-  step(newFrom: number): void {
-    const { f, a, out, batch } = this;
+  /** Each step's rows: half of each batch from `newFrom` on (the day just computed), half over all. */
+  private pick(picks: Int32Array, steps: number, newFrom: number): void {
     const b = this.batchSize;
-    const sc = STOCK_FEATURE_COLUMNS.length;
     const fresh = this.rows - newFrom;
-    for (let r = 0; r < b; r++) {
-      const row =
-        r < b / 2 && fresh > 0
-          ? newFrom + Math.floor(this.rng() * fresh)
-          : Math.floor(this.rng() * this.rows);
-      const p = this.rowModel[row] as number;
-      const m = this.models[p] as ProductModel;
-      // The input vector as `ProductModel.writeFeatures` writes it: the day's inputs, then the stock columns.
-      copyRow(m.dayFeatures, batch.x, this.rowDay[row] as number, r, f);
-      for (let j = 0; j < sc; j++)
-        batch.x[r * f + (STOCK_FEATURE_COLUMNS[j] as number)] = this.stockX[row * sc + j] as number;
-      const base = row * this.width;
-      for (let j = 0; j < a; j++) {
-        batch.m[r * a + j] = this.packed[base + j] as number;
-        batch.r[r * a + j] = this.packed[base + a + j] as number;
+    for (let s = 0; s < steps; s++) {
+      for (let r = 0; r < b; r++) {
+        picks[s * b + r] =
+          r < b / 2 && fresh > 0
+            ? newFrom + Math.floor(this.rng() * fresh)
+            : Math.floor(this.rng() * this.rows);
       }
-      for (let j = 0; j < out; j++) batch.y[r * out + j] = this.packed[base + 2 * a + j] as number;
-      copyRow(this.productW, batch.w, p, r, out);
     }
-    const loss = this.net.trainStep(
-      this.optimizer,
-      { rows: b, x: batch.x, margins: batch.m, rates: batch.r },
-      batch.y,
-      batch.w,
-    );
-    this.lossSum += loss;
-    this.lossCount++;
-    this.steps++;
+  }
+
+  /**
+   * `count` (at most `maxSteps`) gradient steps, `after` called after each; half of each batch is the rows from
+   * `newFrom` on, half replays all.
+   */
+  run(count: number, newFrom: number, after?: (step: number) => void): void {
+    const shared = this.pipe;
+    if (shared !== null) shared.offer(shared.pipe.begin(count, (picks) => this.pick(picks, count, newFrom)));
+    else this.pick(this.picks, count, newFrom);
+    for (let s = 0; s < count; s++) {
+      let slot = shared?.pipe.take(s) ?? null;
+      if (slot === null) {
+        slot = this.slot;
+        const picks = shared?.pipe.buffers.picks ?? this.picks;
+        gatherStep(this.memory, this.dayFeatures, this.net.shape, picks, s * this.batchSize, slot);
+      }
+      const loss = this.net.trainPrepared(this.optimizer, slot.batch.x, slot.prepared);
+      shared?.pipe.done();
+      this.lossSum += loss;
+      this.lossCount++;
+      this.steps++;
+      after?.(s);
+    }
   }
 
   /** Mean loss of the steps since the last reset. */
@@ -236,18 +236,9 @@ class ReplayTrainer {
   }
 
   dispose(): void {
+    this.pipe?.pipe.close();
     this.net.dispose();
   }
-}
-
-/**
- * Row `from` of `src` into row `to` of `dst` (rows of `width` values). A plain loop: `set(subarray(...))` allocates
- * a view per call, and a gradient step copies five rows per sampled state (1.3 M copies for 100 products).
- */
-function copyRow(src: Float32Array, dst: Float32Array, from: number, to: number, width: number): void {
-  const s = from * width;
-  const d = to * width;
-  for (let j = 0; j < width; j++) dst[d + j] = src[s + j] as number;
 }
 
 /** A product still learning on some day, with the stock levels its simulated episodes visit each day. */
@@ -259,9 +250,28 @@ interface Learner {
 }
 
 /**
+ * The second thread's share of each day's targets, moved after each day towards the split at which both threads
+ * would have finished together, given how long each took per product (the second's time includes whatever it was
+ * busy with when asked: the rule's safety margins, a batch). Which thread computes a product's rows changes nothing
+ * in them; on bench:train's 100 products a fixed half left this thread waiting for a tenth of the backward pass
+ * while the rule's margins ran there, and the other thread idle after.
+ */
+class TargetSplit {
+  constructor(public share: number) {}
+
+  observe(mineMs: number, mine: number, theirsMs: number, theirs: number): void {
+    if (mine === 0 || theirs === 0 || !(mineMs > 0) || !(theirsMs > 0)) return;
+    const perMine = mineMs / mine;
+    const perTheirs = theirsMs / theirs;
+    const balanced = perMine / (perMine + perTheirs);
+    this.share = Math.min(0.9, Math.max(0.1, (this.share + balanced) / 2));
+  }
+}
+
+/**
  * Learns one day of backward induction: Bellman targets of the day's sampled states under the network's value of
- * the next day, then gradient steps. With a second thread, its `targetShare` of the products' targets are computed there
- * meanwhile; the rows are stored in product order either way. Returns the mean value of the day's states
+ * the next day, then gradient steps. With a second thread, its share (`split`) of the products' targets are computed
+ * there meanwhile; the rows are stored in product order either way. Returns the mean value of the day's states
  * (currency, summed over products).
  */
 async function learnDay(
@@ -270,13 +280,16 @@ async function learnDay(
   day: number,
   stepsPerDay: number,
   thread: TargetsThread | null,
+  split: TargetSplit,
 ): Promise<number> {
   const active = learners.filter((l) => day < l.model.setup.horizon && l.statesPerDay > 0);
   // Until the second thread has started, this one computes every target (the rows are the same either way).
   const helper = thread?.ready ? thread : null;
   const today = (l: Learner) => ({ model: l.model, stocks: l.stocks[day] ?? [] });
-  const away = (i: number): boolean =>
-    helper !== null && Math.floor((i + 1) * helper.targetShare) > Math.floor(i * helper.targetShare);
+  const share = split.share;
+  const away = (i: number): boolean => helper !== null && Math.floor((i + 1) * share) > Math.floor(i * share);
+  const awayCount = active.filter((_, i) => away(i)).length;
+  const sentAt = epochMs();
   const theirs =
     helper?.dayTargets({
       day,
@@ -284,11 +297,13 @@ async function learnDay(
       products: active
         .filter((_, i) => away(i))
         .map((l) => ({ index: trainer.indexOf(l.model), stocks: l.stocks[day] ?? [] })),
-    }) ?? Promise.resolve([]);
+    }) ?? Promise.resolve({ rows: [], finishedAt: sentAt });
   // A rejection is awaited below; one arriving while this thread computes must not count as unhandled.
   theirs.catch(() => undefined);
   const mine = dayTargets(trainer.net, active.filter((_, i) => !away(i)).map(today), day);
-  const other = await theirs;
+  const mineAt = epochMs();
+  const { rows: other, finishedAt } = await theirs;
+  split.observe(mineAt - sentAt, active.length - awayCount, finishedAt - sentAt, awayCount);
   const newFrom = trainer.rows;
   let estimatedValue = 0;
   let m = 0;
@@ -300,7 +315,7 @@ async function learnDay(
     for (const value of product.values) estimatedValue += value / product.count;
   });
   trainer.resetLoss();
-  for (let s = 0; s < stepsPerDay && trainer.rows > 0; s++) trainer.step(newFrom);
+  if (trainer.rows > 0) trainer.run(stepsPerDay, newFrom);
   return estimatedValue;
 }
 
@@ -346,18 +361,16 @@ async function polishAllDays(
   report: (phase: TrainingProgress["phase"], day: number) => void,
   signal: AbortSignal | undefined,
 ): Promise<Float32Array[] | null> {
-  const chunk = 100;
   const average = new WeightAverage();
   for (let done = 0; done < cfg.finalSteps && trainer.rows > 0 && !clock.overBudget(); ) {
     throwIfAborted(signal);
     trainer.resetLoss();
-    const n = Math.min(chunk, cfg.finalSteps - done);
+    const n = Math.min(FINAL_CHUNK, cfg.finalSteps - done);
     trainer.optimizer.learningRate = finalLearningRate(cfg, done);
-    for (let s = 0; s < n; s++) {
-      trainer.step(trainer.rows);
+    trainer.run(n, trainer.rows, (s) => {
       if (done + s >= cfg.finalSteps / 2 && (done + s) % AVERAGE_EVERY === 0)
         average.add(trainer.net.toArrays());
-    }
+    });
     done += n;
     report("final", 0);
     await yieldToEventLoop();
@@ -385,7 +398,8 @@ function createTrainer(
   );
   const optimizer = new Adam(cfg.learningRate);
   const capacity = models.reduce((sum, m) => sum + m.setup.horizon * statesPerDayOf(m, cfg), 0);
-  return new ReplayTrainer(net, optimizer, models, capacity, cfg.batchSize, rng);
+  const maxSteps = Math.max(cfg.stepsPerDay, Math.min(FINAL_CHUNK, cfg.finalSteps));
+  return new ReplayTrainer(net, optimizer, models, capacity, cfg.batchSize, rng, maxSteps);
 }
 
 /**
@@ -412,15 +426,16 @@ export async function trainPolicy(
 }
 
 /**
- * `trainPolicy` with the caller's second thread (`startTargetsThread` with this input and its config's hidden
- * layers), or null for one thread; the caller terminates it (`trainArtifact` keeps it for the safety check).
+ * `trainPolicy` of an input its caller has parsed (`TrainingInputSchema`: parsing 100 products' rates again costs
+ * some 0.1 s of the training's critical path) with the caller's second thread (`startTargetsThread` with this input
+ * and its config's hidden layers), or null for one thread; the caller terminates it (`trainArtifact` keeps it for
+ * the safety check).
  */
 export async function trainPolicyWith(
-  rawInput: TrainingInputInput,
+  input: TrainingInput,
   options: TrainOptions,
   thread: TargetsThread | null,
 ): Promise<RlPolicy> {
-  const input: TrainingInput = TrainingInputSchema.parse(rawInput);
   validateTrainingInput(input);
   const backend = await initTfBackend();
   const cfg = input.config;
@@ -429,6 +444,11 @@ export async function trainPolicyWith(
   const simulator = buildSimulator(input);
   const { models } = simulator;
   const trainer = createTrainer(models, cfg, rng);
+  if (thread !== null) {
+    const pipe = new BatchPipe(trainer.memory, trainer.net.shape, cfg.batchSize, trainer.maxSteps);
+    thread.shareBatches(pipe.buffers);
+    trainer.shareBatches(pipe, (job) => thread.gatherBatches(job));
+  }
   // An abort or error mid-training must still free the variables and Adam moments (not tidy-scoped).
   try {
     const learners = models.map((m) => {
@@ -452,9 +472,10 @@ export async function trainPolicyWith(
     // of the later ones (its inputs are relative to the days left, and an untrained head is the fluid policy).
     // Targets there would cost as much as the steps they feed (half the backward pass on 100 products).
     if (options.threads === 2) await thread?.started;
+    const split = new TargetSplit(thread?.targetShare ?? 0);
     for (let day = maxHorizon - 1; day >= 0 && !clock.overBudget(); day--) {
       throwIfAborted(options.signal);
-      estimatedValue = await learnDay(trainer, learners, day, cfg.stepsPerDay, thread);
+      estimatedValue = await learnDay(trainer, learners, day, cfg.stepsPerDay, thread, split);
       report("backward", day);
       await yieldToEventLoop();
     }

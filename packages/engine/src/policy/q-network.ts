@@ -40,6 +40,74 @@ export interface NetworkBatch {
   readonly rates: Float32Array;
 }
 
+/**
+ * A gradient step's batch laid out for `QNetwork.trainPrepared` (`prepareStep`): the inputs transposed, and the head's targets, loss weights, constant part and rates in the raw output's layout [rows * (2 + actions)].
+ */
+export interface StepInputs {
+  readonly rows: number;
+  readonly xT: Float32Array;
+  readonly yOut: Float32Array;
+  readonly wOut: Float32Array;
+  readonly base: Float32Array;
+  readonly ratesOut: Float32Array;
+}
+
+/** Zeroed `StepInputs` buffers for `rows` rows; `floats` allocates them (shared memory for another thread). */
+export function createStepInputs(
+  shape: Pick<QNetworkShape, "inputs" | "actions">,
+  rows: number,
+  floats: (length: number) => Float32Array = (length) => new Float32Array(length),
+): StepInputs {
+  const o = 2 + shape.actions;
+  return {
+    rows,
+    xT: floats(shape.inputs * rows),
+    yOut: floats(rows * o),
+    wOut: floats(rows * o),
+    base: floats(rows * o),
+    ratesOut: floats(rows * o),
+  };
+}
+
+/**
+ * Lays out a batch (`y` and `w` like `predict`'s output) for `trainPrepared`: output layout [marginal, kappa, action
+ * values], the kappa column without a target of its own (weight 0); the head's inputs folded so that
+ * pred = raw + base - kappaRaw * ratesOut, with the fluid value in base and ratesOut. Cells left at zero are never
+ * written.
+ */
+export function prepareStep(
+  shape: Pick<QNetworkShape, "inputs" | "actions" | "fluidOffset">,
+  batch: NetworkBatch,
+  y: Float32Array,
+  w: Float32Array,
+  into: StepInputs,
+): void {
+  const { rows, x, margins, rates } = batch;
+  const f = shape.inputs;
+  const a = shape.actions;
+  const o = 2 + a;
+  const { yOut, wOut, base, ratesOut, xT } = into;
+  const scale = 2 / rows;
+  for (let r = 0; r < rows; r++) {
+    const fluid = x[r * f + shape.fluidOffset] as number;
+    const ro = r * o;
+    const ry = r * (1 + a);
+    const ra = r * a;
+    yOut[ro] = y[ry] as number;
+    wOut[ro] = (w[ry] as number) * scale;
+    base[ro] = fluid;
+    for (let k = 0; k < a; k++) {
+      const rate = rates[ra + k] as number;
+      yOut[ro + 2 + k] = y[ry + 1 + k] as number;
+      wOut[ro + 2 + k] = (w[ry + 1 + k] as number) * scale;
+      base[ro + 2 + k] = (margins[ra + k] as number) - fluid * rate;
+      ratesOut[ro + 2 + k] = rate;
+    }
+    const rf = r * f;
+    for (let c = 0; c < f; c++) xT[c * rows + r] = x[rf + c] as number;
+  }
+}
+
 interface Inputs {
   readonly x: tf.Tensor2D;
   readonly margins: tf.Tensor2D;
@@ -57,15 +125,9 @@ export class QNetwork {
   private readonly weights: Float32Array[];
   private stale = false;
   /** `trainStep`'s host-side buffers for its batch size. */
-  private scratch: {
-    readonly rows: number;
-    readonly yOut: Float32Array;
-    readonly wOut: Float32Array;
-    readonly base: Float32Array;
-    readonly ratesOut: Float32Array;
-    readonly xT: Float32Array;
-    readonly dz: Float32Array;
-  } | null = null;
+  private scratch: StepInputs | null = null;
+  /** The head's gradient, [rows * (2 + actions)], for `trainPrepared`'s batch size. */
+  private dz: Float32Array | null = null;
 
   private constructor(shape: QNetworkShape, layers: LayerParams[], weights: Float32Array[]) {
     this.shape = shape;
@@ -293,45 +355,18 @@ export class QNetwork {
    * kappa column folded into the targets' layout, and the head's loss and gradient computed in JS.
    */
   trainStep(adam: Adam, batch: NetworkBatch, y: Float32Array, w: Float32Array): number {
-    const { rows, x } = batch;
+    if (this.scratch?.rows !== batch.rows) this.scratch = createStepInputs(this.shape, batch.rows);
+    prepareStep(this.shape, batch, y, w, this.scratch);
+    return this.trainPrepared(adam, batch.x, this.scratch);
+  }
+
+  /** `trainStep` of the inputs `x` of a batch `prepareStep` has laid out (here or in another thread). */
+  trainPrepared(adam: Adam, x: Float32Array, inputs: StepInputs): number {
+    const { rows, yOut, wOut, base, ratesOut, xT } = inputs;
     const f = this.shape.inputs;
-    const a = this.shape.actions;
-    const o = 2 + a;
-    // Output layout [marginal, kappa, action values]: the kappa column has no target of its own (weight 0).
-    // The head's inputs: pred = raw + base - kappaRaw * ratesOut, with the fluid value in base and ratesOut.
-    // Kept from step to step (a training's batches are all one size); the cells left at zero are never written.
-    if (this.scratch?.rows !== rows) {
-      this.scratch = {
-        rows,
-        yOut: new Float32Array(rows * o),
-        wOut: new Float32Array(rows * o),
-        base: new Float32Array(rows * o),
-        ratesOut: new Float32Array(rows * o),
-        xT: new Float32Array(f * rows),
-        dz: new Float32Array(rows * o),
-      };
-    }
-    const { yOut, wOut, base, ratesOut, xT, dz: dzOut } = this.scratch;
-    const scale = 2 / rows;
-    const { margins, rates } = batch;
-    for (let r = 0; r < rows; r++) {
-      const fluid = x[r * f + this.shape.fluidOffset] as number;
-      const ro = r * o;
-      const ry = r * (1 + a);
-      const ra = r * a;
-      yOut[ro] = y[ry] as number;
-      wOut[ro] = (w[ry] as number) * scale;
-      base[ro] = fluid;
-      for (let k = 0; k < a; k++) {
-        const rate = rates[ra + k] as number;
-        yOut[ro + 2 + k] = y[ry + 1 + k] as number;
-        wOut[ro + 2 + k] = (w[ry + 1 + k] as number) * scale;
-        base[ro + 2 + k] = (margins[ra + k] as number) - fluid * rate;
-        ratesOut[ro + 2 + k] = rate;
-      }
-      const rf = r * f;
-      for (let c = 0; c < f; c++) xT[c * rows + r] = x[rf + c] as number;
-    }
+    const o = 2 + this.shape.actions;
+    if (this.dz?.length !== rows * o) this.dz = new Float32Array(rows * o);
+    const dzOut = this.dz;
     const sizes = QNetwork.layerSizes(this.shape);
     const depth = this.layers.length;
     const grads: Float32Array[] = new Array(2 * depth);

@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { threadExecArgv } from "../base/thread-call.js";
 import type { ProductDayRows } from "./bellman-targets.js";
+import type { BatchJob, BatchPipeBuffers } from "./replay-batches.js";
 import type { RlPolicyData } from "./rl-policy.js";
 import type { PolicyMargins } from "./safe-improvement.js";
 import type { TrainingInput } from "./training-input.js";
@@ -20,11 +21,16 @@ export interface DayRequest {
   readonly products: readonly { readonly index: number; readonly stocks: readonly number[] }[];
 }
 
-/** The trained policy and the products to evaluate it on for the safety check (`policyMarginsUnderModels`). */
+/**
+ * The trained policy and the products to evaluate it on for the safety check (`policyMarginsUnderModels`): the
+ * thread takes `productIds[k]` for each k it draws from the shared counter `next` (`Atomics.add`), as the caller
+ * does, so that both finish together whatever each product costs.
+ */
 export interface PolicyRequest {
   readonly type: "policy";
   readonly policy: RlPolicyData;
   readonly productIds: readonly string[];
+  readonly next: Int32Array;
 }
 
 /** The training's input, sent once the thread is spawned (see `spawnTargetsThread`). */
@@ -33,13 +39,31 @@ export interface InitRequest {
   readonly data: TargetsThreadData;
 }
 
-export type TargetsRequest = InitRequest | DayRequest | PolicyRequest;
+/** The training's replay memory and batch pipe (shared memory), once the training has created them. */
+export interface ShareBatchesRequest {
+  readonly type: "share-batches";
+  readonly buffers: BatchPipeBuffers;
+}
+
+/** Gather these steps' minibatches ahead of the training's thread (`gatherJob`). */
+export interface BatchesRequest {
+  readonly type: "batches";
+  readonly job: BatchJob;
+}
+
+export type TargetsRequest = InitRequest | DayRequest | PolicyRequest | ShareBatchesRequest | BatchesRequest;
 
 type Margins<T> = readonly (readonly [string, T])[];
 
 export type TargetsReply =
   | { readonly type: "ready" }
-  | { readonly type: "rows"; readonly day: number; readonly rows: ProductDayRows[] }
+  | {
+      readonly type: "rows";
+      readonly day: number;
+      readonly rows: ProductDayRows[];
+      /** When the thread had them (`epochMs`), for the share of the next days (see `TargetSplit`). */
+      readonly finishedAt: number;
+    }
   | { readonly type: "rule"; readonly margins: Margins<number[] | null> }
   | { readonly type: "policy"; readonly margins: Margins<PolicyMargins> }
   | { readonly type: "error"; readonly message: string };
@@ -62,6 +86,17 @@ interface Waiter<T> {
   reject: (error: Error) => void;
 }
 
+/** A day's rows from the second thread, and when it had them. */
+export interface DayRows {
+  readonly rows: ProductDayRows[];
+  readonly finishedAt: number;
+}
+
+/** Milliseconds since the epoch, comparable between threads (each has its own `performance.timeOrigin`). */
+export function epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** A training's second thread (see `startTargetsThread`). */
 export interface TargetsThread {
   /**
@@ -71,14 +106,31 @@ export interface TargetsThread {
   readonly ready: boolean;
   /** Resolves once `ready`, or once the thread has failed (then `ready` stays false and requests reject). */
   readonly started: Promise<void>;
-  /** Share of each backward day's products whose targets this thread computes (see `startTargetsThread`). */
+  /**
+   * Share of each backward day's products whose targets this thread computes at first (see `startTargetsThread`);
+   * the training then moves it by how long each thread took (`TargetSplit`).
+   */
   readonly targetShare: number;
-  /** `dayTargets` of these products there, under `weights`; one day at a time. */
-  dayTargets(request: Omit<DayRequest, "type">): Promise<ProductDayRows[]>;
+  /** `dayTargets` of these products there, under `weights`, and when they were done (`epochMs`); one day at a time. */
+  dayTargets(request: Omit<DayRequest, "type">): Promise<DayRows>;
+  /** Hands the thread the training's batch pipe (`BatchPipe`); once, before `gatherBatches`. */
+  shareBatches(buffers: BatchPipeBuffers): void;
+  /**
+   * Asks the thread to gather a job's minibatches ahead of the training's (which takes back any it has not started):
+   * gradient steps leave it idle otherwise.
+   */
+  gatherBatches(job: BatchJob): void;
   /** The rule's safety-check margins by product id; only when started with a z. */
   readonly ruleMargins: Promise<Map<string, number[] | null>>;
-  /** The trained policy's safety-check margins on `productIds`, by product id. */
-  policyMargins(policy: RlPolicyData, productIds: readonly string[]): Promise<Map<string, PolicyMargins>>;
+  /**
+   * The trained policy's safety-check margins, by product id, on the products of `productIds` whose index it draws
+   * from `next` (a counter in shared memory the caller draws from too).
+   */
+  policyMargins(
+    policy: RlPolicyData,
+    productIds: readonly string[],
+    next: Int32Array,
+  ): Promise<Map<string, PolicyMargins>>;
   terminate(): void;
 }
 
@@ -156,7 +208,7 @@ function targetsThreadOf(
   worker: Worker,
   safetyZ: number | null,
 ): { api: TargetsThread; receive: (reply: TargetsReply) => void; fail: (error: Error) => void } {
-  let day: Waiter<ProductDayRows[]> | null = null;
+  let day: Waiter<DayRows> | null = null;
   let rule: Waiter<Map<string, number[] | null>> | null = null;
   let policy: Waiter<Map<string, PolicyMargins>> | null = null;
   const ruleMargins = new Promise<Map<string, number[] | null>>((resolve, reject) => {
@@ -184,7 +236,7 @@ function targetsThreadOf(
       ready = failed === null;
       markStarted();
     } else if (reply.type === "rows") {
-      day?.resolve(reply.rows);
+      day?.resolve({ rows: reply.rows, finishedAt: reply.finishedAt });
       day = null;
     } else if (reply.type === "rule") {
       rule?.resolve(new Map(reply.margins));
@@ -204,17 +256,23 @@ function targetsThreadOf(
     started,
     targetShare: safetyZ === null ? TARGET_SHARE : TARGET_SHARE_WITH_SAFETY,
     dayTargets: (request) =>
-      new Promise<ProductDayRows[]>((resolve, reject) => {
+      new Promise<DayRows>((resolve, reject) => {
         if (failed !== null) return reject(failed);
         day = { resolve, reject };
         send({ type: "day", ...request });
       }),
+    shareBatches: (buffers) => {
+      if (failed === null) send({ type: "share-batches", buffers });
+    },
+    gatherBatches: (job) => {
+      if (failed === null) send({ type: "batches", job });
+    },
     ruleMargins,
-    policyMargins: (policyData, productIds) =>
+    policyMargins: (policyData, productIds, next) =>
       new Promise<Map<string, PolicyMargins>>((resolve, reject) => {
         if (failed !== null) return reject(failed);
         policy = { resolve, reject };
-        send({ type: "policy", policy: policyData, productIds });
+        send({ type: "policy", policy: policyData, productIds, next });
       }),
     terminate: () => {
       void worker.terminate();

@@ -3,8 +3,14 @@ import { initTfBackend } from "../backend/tf-backend.js";
 import { dayTargets } from "./bellman-targets.js";
 import { FLUID_VALUE_FEATURE, ProductModel } from "./product-model.js";
 import { QNetwork } from "./q-network.js";
+import { type BatchPipeBuffers, gatherJob } from "./replay-batches.js";
 import { RlPolicy } from "./rl-policy.js";
-import { policyMarginsUnderModels, ruleMarginsUnderModels, ruleWorstMargin } from "./safe-improvement.js";
+import {
+  type PolicyMargins,
+  policyMarginsUnderModels,
+  ruleMarginsUnderModels,
+  ruleWorstMargin,
+} from "./safe-improvement.js";
 import { buildSimulator } from "./simulator.js";
 import type {
   DayRequest,
@@ -14,12 +20,13 @@ import type {
   TargetsRequest,
   TargetsThreadData,
 } from "./targets-in-worker.js";
+import { epochMs } from "./targets-in-worker.js";
 import type { TrainingInput } from "./training-input.js";
 
 // Entry point of a training's second thread (see `spawnTargetsThread`): TensorFlow at once, the simulator when the
 // training's input arrives, then one day's replay rows of the products the parent asks for under the parent's
-// current weights; between days, one product at a time, the rule's safety-check margins; at the end the trained
-// policy's margins the parent asks for.
+// current weights; while the parent takes its gradient steps, their minibatches (`gatherJob`); between days, one
+// product at a time, the rule's safety-check margins; at the end the trained policy's margins the parent asks for.
 const port = parentPort;
 if (port === null) throw new Error("targets-worker must run in a worker thread");
 const backendReady = initTfBackend();
@@ -30,6 +37,7 @@ interface Training {
   readonly models: readonly ProductModel[];
 }
 let training: Training | null = null;
+let batches: { readonly buffers: BatchPipeBuffers; readonly dayFeatures: Float32Array[] } | null = null;
 const current = (): Training => {
   if (training === null) throw new Error("the training thread has no input yet");
   return training;
@@ -78,7 +86,7 @@ function answerDay(request: DayRequest): void {
     request.day,
   );
   send(
-    { type: "rows", day: request.day, rows },
+    { type: "rows", day: request.day, rows, finishedAt: epochMs() },
     rows.flatMap((r) => [
       r.stockX.buffer,
       r.margins.buffer,
@@ -96,13 +104,16 @@ function answerPolicy(request: PolicyRequest, z: number): void {
   try {
     const byId = new Map(data.input.products.map((p) => [p.setup.productId, p]));
     const ruleById = new Map(rule);
-    const margins = request.productIds.map((id) => {
+    const margins: (readonly [string, PolicyMargins])[] = [];
+    const { productIds, next } = request;
+    for (let k = Atomics.add(next, 0, 1); k < productIds.length; k = Atomics.add(next, 0, 1)) {
+      const id = productIds[k] as string;
       const product = byId.get(id);
       // The rule's margins are done long before the policy is (a product not reached yet is computed here).
       const ruleMargins = ruleById.get(id) ?? (product === undefined ? null : ruleMarginsOf(product, z));
       const worst = ruleWorstMargin(ruleMargins);
-      return [id, policyMarginsUnderModels(policy, id, product?.demandUncertainty, z, worst)] as const;
-    });
+      margins.push([id, policyMarginsUnderModels(policy, id, product?.demandUncertainty, z, worst)]);
+    }
     send({ type: "policy", margins });
   } finally {
     policy.dispose();
@@ -142,6 +153,19 @@ port.on("message", (request: TargetsRequest) => {
   if (request.type === "init") {
     try {
       init(request);
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
+  // Batches need no TensorFlow, and the training's thread waits for one it sees this thread has started.
+  if (request.type === "share-batches" || request.type === "batches") {
+    try {
+      if (request.type === "share-batches") {
+        batches = { buffers: request.buffers, dayFeatures: current().models.map((m) => m.dayFeatures) };
+      } else if (batches !== null) {
+        gatherJob(batches.buffers, batches.dayFeatures, request.job);
+      }
     } catch (error) {
       fail(error);
     }
