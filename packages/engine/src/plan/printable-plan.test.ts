@@ -191,12 +191,12 @@ describe("an ending changed after training", () => {
   });
 });
 
-/** A yen product at 1,000 without guardrails, stock or cost: only its prices' history matters here. */
-function yenProduct(productId: string): CatalogProduct {
+/** A product without guardrails, stock or cost: only its currency and its prices' history matter here. */
+function bareProduct(productId: string, currency = "JPY", basePrice = 1000): CatalogProduct {
   return {
     product_id: productId,
-    currency: "JPY",
-    base_price: 1000,
+    currency,
+    base_price: basePrice,
     unit_cost: null,
     min_price: null,
     max_price: null,
@@ -209,7 +209,7 @@ function yenProduct(productId: string): CatalogProduct {
 
 describe("lowest_price_30d", () => {
   it("is the lowest price of the 30 days before each date: the history first, then the plan's own days", () => {
-    const product = yenProduct("a");
+    const product = bareProduct("a");
     // 31 days before today it sold at 500 (out of every item's window); 20 days before, at 800.
     const history: SalesRow[] = [
       { date: addDays(TODAY, -31), product_id: "a", price: 500, units_sold: 1, stock_on_hand: null },
@@ -240,7 +240,7 @@ describe("lowest_price_30d", () => {
   });
 
   it("reads a history in any order: each date's lowest is that of the days in its window", () => {
-    const product = yenProduct("c");
+    const product = bareProduct("c");
     // Out of date order, and lows that leave the window one after the other (600, then 650, then 700, ...).
     const history: SalesRow[] = [
       { date: addDays(TODAY, -10), product_id: "c", price: 900, units_sold: 1, stock_on_hand: null },
@@ -270,18 +270,7 @@ describe("lowest_price_30d", () => {
   });
 
   it("is null where no price is known", () => {
-    const product: CatalogProduct = {
-      product_id: "b",
-      currency: "KWD",
-      base_price: 1.234,
-      unit_cost: null,
-      min_price: null,
-      max_price: null,
-      max_daily_change: null,
-      stock: null,
-      season_end: null,
-      updated_at: "2026-01-01T00:00:00.000Z",
-    };
+    const product = bareProduct("b", "KWD", 1.234);
     const state = productState(product, [], TODAY, { horizonDays: 5 });
     const rows = planPrices({
       today: TODAY,
