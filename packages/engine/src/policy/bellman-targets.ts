@@ -130,22 +130,15 @@ function nextDayValues(
   r = 0;
   for (const [m, grid] of grids) {
     const n = grid.length;
-    let y: Float32Array;
-    if (m.allowedAfter !== null) {
-      const at = (k: number) => [r * k, (r + n) * k] as const;
-      y = net.finishHead(
-        raw.subarray(...at(a + 2)),
-        n,
-        fluid.subarray(...at(1)),
-        margins.subarray(...at(a)),
-        rates.subarray(...at(a)),
-      );
-    } else {
-      // `finishHead`'s marginal values alone (its action values are left at zero, unread).
-      y = new Float32Array(n * (a + 1));
-      for (let g = 0; g < n; g++)
-        y[g * (a + 1)] = (raw[(r + g) * (a + 2)] as number) + (fluid[r + g] as number);
-    }
+    const at = (k: number) => [r * k, (r + n) * k] as const;
+    const actions = m.allowedAfter !== null;
+    const y = net.finishHead(
+      raw.subarray(...at(a + 2)),
+      n,
+      fluid.subarray(...at(1)),
+      actions ? margins.subarray(...at(a)) : null,
+      actions ? rates.subarray(...at(a)) : null,
+    );
     result.set(m, valueTables(m, day, grid, y, a));
     r += n;
   }

@@ -320,14 +320,16 @@ export class QNetwork {
   /**
    * The structured head in plain arithmetic over `predictRaw`'s rows: per row the marginal value (raw + fluid)
    * then u_a = margin_a - kappa * rate_a + residual_a with kappa = raw + fluid; `margins` and `rates` are
-   * [rows * actions], `fluid` [rows]. Returns [rows * (1 + actions)], `predict`'s layout.
+   * [rows * actions], `fluid` [rows]. Returns [rows * (1 + actions)], `predict`'s layout. Without head inputs
+   * (null) only the marginal values are computed and the action values stay zero: a reader of the marginal value
+   * alone need not write the head inputs.
    */
   finishHead(
     raw: Float32Array,
     rows: number,
     fluid: Float32Array,
-    margins: Float32Array,
-    rates: Float32Array,
+    margins: Float32Array | null,
+    rates: Float32Array | null,
   ): Float32Array {
     const a = this.shape.actions;
     const out = new Float32Array(rows * (1 + a));
@@ -337,6 +339,7 @@ export class QNetwork {
       const ob = r * (1 + a);
       const ra = r * a;
       out[ob] = (raw[rb] ?? 0) + f;
+      if (margins === null || rates === null) continue;
       const kappa = (raw[rb + 1] ?? 0) + f;
       for (let k = 0; k < a; k++) {
         out[ob + 1 + k] = (margins[ra + k] ?? 0) - kappa * (rates[ra + k] ?? 0) + (raw[rb + 2 + k] ?? 0);
