@@ -176,7 +176,8 @@ describe.skipIf(!browserAvailable)("the operator console in a browser", () => {
   it("changes the price endings from their field, and shows a refusal without changing them", async () => {
     await page.fill("#settings-form input[name=price_endings]", ".99");
     await page.click("#settings-form button[type=submit]");
-    await page.waitForSelector("#settings-status[data-kind=ok]");
+    // The previous test's save left an `ok` status: wait for this save's own.
+    await page.locator("#settings-status[data-kind=ok]", { hasText: "price_endings" }).waitFor();
     expect(await page.textContent("#settings-status")).toContain('price_endings [] → [".99"]');
     expect(await page.inputValue("#settings-form input[name=price_endings]")).toBe(".99");
     expect((await h.ctx.repositories.companies.get(COMPANY))?.price_endings).toBe(`[".99"]`);
