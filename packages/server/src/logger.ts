@@ -1,14 +1,7 @@
-import { logSerializers, REDACTED } from "@pricing/http-adapter";
+import { logSerializers } from "@pricing/http-adapter";
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from "pino";
 import type { Config } from "./config.js";
-import { redactNestedSecrets } from "./nested-secret-redaction.js";
-
-/**
- * Paths pino must never print, should a serializer or a log call ever include them. The same names one object down
- * (`*.secret_key`, `*.access_token`) are censored by `redactNestedSecrets`, on the line's fields and on a child
- * logger's bindings.
- */
-const REDACT = ["req.headers.authorization", "req.body", "access_token", "secret_key"];
+import { redactSecrets } from "./secret-redaction.js";
 
 /**
  * Bytes of log lines gathered before one write: ~10 request lines. Each write goes through libuv's thread pool (a
@@ -22,7 +15,8 @@ const LOG_FLUSH_MS = 100;
 
 /**
  * The one logger factory of every process role (API, worker, both): JSON lines at `config.logLevel`, requests
- * serialized without their secrets and the secret paths redacted, whoever logs them (a route, a job, the queue).
+ * serialized without their secrets (`logSerializers`) and every `secret_key` and `access_token` censored (`redactSecrets`),
+ * whoever logs them (a route, a job, the queue).
  * Writes are asynchronous: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
  * They are batched (`LOG_BATCH_BYTES`, at most `LOG_FLUSH_MS` late); pino writes what is left when the process
  * exits, a crash included (`process.on("exit")`); only a SIGKILL loses the last moment's lines.
@@ -32,8 +26,7 @@ export function createLogger(config: Pick<Config, "logLevel">, stream?: Destinat
     {
       level: config.logLevel,
       serializers: logSerializers,
-      redact: { paths: REDACT, censor: REDACTED },
-      formatters: { log: redactNestedSecrets },
+      formatters: { log: redactSecrets },
     },
     stream ??
       pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
@@ -43,7 +36,7 @@ export function createLogger(config: Pick<Config, "logLevel">, stream?: Destinat
   const child: (this: Logger, bindings: Bindings, options?: ChildLoggerOptions) => unknown = logger.child;
   Object.defineProperty(logger, "child", {
     value: function censoredChild(this: Logger, bindings: Bindings, options?: ChildLoggerOptions) {
-      return child.call(this, redactNestedSecrets(bindings), options);
+      return child.call(this, redactSecrets(bindings), options);
     },
     writable: true,
     configurable: true,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.js";
-import { redactNestedSecrets } from "./nested-secret-redaction.js";
+import { redactSecrets } from "./secret-redaction.js";
 
 const SECRET = "sk_live_nested-0123456789";
 const TOKEN = "eyJ.nested-token.sig";
@@ -12,16 +12,16 @@ function lineOf(log: (logger: ReturnType<typeof createLogger>) => void): string 
   return lines[0] ?? "";
 }
 
-describe("redactNestedSecrets", () => {
+describe("redactSecrets", () => {
   it("returns a line without a nested secret as it is, without copying it", () => {
     const line = { req: { method: "GET" }, res: { statusCode: 200 }, responseTime: 1.5 };
-    expect(redactNestedSecrets(line)).toBe(line);
+    expect(redactSecrets(line)).toBe(line);
   });
 
   it("censors secret fields one object down in a copy, leaving the caller's objects untouched", () => {
     const partner = { id: "p1", secret_key: SECRET, access_token: TOKEN };
     const line = { partner, company_id: "co-1" };
-    expect(redactNestedSecrets(line)).toEqual({
+    expect(redactSecrets(line)).toEqual({
       partner: { id: "p1", secret_key: "[redacted]", access_token: "[redacted]" },
       company_id: "co-1",
     });
@@ -30,6 +30,15 @@ describe("redactNestedSecrets", () => {
 });
 
 describe("createLogger's redaction", () => {
+  it("censors secret fields at the top of a line, and one object below a top-level secret field", () => {
+    const line = lineOf((logger) =>
+      logger.info({ secret_key: SECRET, access_token: { token: TOKEN, access_token: TOKEN } }, "top"),
+    );
+    expect(line).not.toContain(SECRET);
+    expect(line).not.toContain(TOKEN);
+    expect(JSON.parse(line)).toMatchObject({ secret_key: "[redacted]", access_token: "[redacted]" });
+  });
+
   it("keeps an error that carries a secret an error: message and stack logged, the secret not", () => {
     const err = Object.assign(new Error("exchange failed"), { secret_key: SECRET });
     const line = lineOf((logger) => logger.error({ err }, "failed"));

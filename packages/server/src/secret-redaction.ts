@@ -23,17 +23,20 @@ function censored(value: object): object {
 }
 
 /**
- * The log line's fields with `*.secret_key` and `*.access_token` censored (pino's `redact` keeps the exact paths).
- * pino's wildcard redaction cloned and walked every object field of every line, even a request line that holds no
- * secret (~1.5 µs of the ~2.9 µs a request line cost); this looks at each field's own keys and copies only the line
- * and the field that hold one. It runs before the serializers, which is the same for ours: the request serializer
- * never copies a secret field and pino's error serializer copies an error's own fields, which are looked at here.
+ * The log line's fields with every `secret_key` and `access_token` censored, at the top of the line and one object
+ * below it: the one redaction of every log line and child logger's bindings. pino's own `redact` option is not used:
+ * it cloned and walked the line on each call (~1/3 of a request line's cost on the main read path) for paths that
+ * the request serializer already leaves out (`req.headers`, `req.body`). This looks at each field's own keys and
+ * copies only the line and the field that hold one. It runs before the serializers, which is the same for ours: the
+ * request serializer never copies a secret field and pino's error serializer copies an error's own fields, which are
+ * looked at here.
  */
-export function redactNestedSecrets<T extends Record<string, unknown>>(line: T): T {
-  let out: Record<string, unknown> | undefined;
+export function redactSecrets<T extends Record<string, unknown>>(line: T): T {
+  let out = holdsSecret(line) ? (censored(line) as Record<string, unknown>) : undefined;
   for (const key in line) {
     const value = line[key];
-    if (typeof value !== "object" || value === null || !holdsSecret(value)) continue;
+    if (typeof value !== "object" || value === null || out?.[key] === REDACTED || !holdsSecret(value))
+      continue;
     out ??= { ...line };
     out[key] = censored(value);
   }
