@@ -84,6 +84,23 @@ function acceptedWeights(header: string): Map<string, number> {
   return weights;
 }
 
+/** Parsed Accept-Encoding values, by the header's text: a client sends the same one on every call. */
+const parsedHeaders = new Map<string, ReadonlyMap<string, number>>();
+/** Bounds the memo whatever clients send: at most this many values of at most this length, cleared when full. */
+const MEMO_ENTRIES = 64;
+const MEMO_HEADER_LENGTH = 256;
+
+function weightsOf(header: string): ReadonlyMap<string, number> {
+  const known = parsedHeaders.get(header);
+  if (known !== undefined) return known;
+  const weights = acceptedWeights(header);
+  if (header.length <= MEMO_HEADER_LENGTH) {
+    if (parsedHeaders.size >= MEMO_ENTRIES) parsedHeaders.clear();
+    parsedHeaders.set(header, weights);
+  }
+  return weights;
+}
+
 /**
  * The coding to send (`null`: identity), by RFC 9110 §12.5.3: the available coding of highest weight (`*` weighs
  * codings not listed; `q=0` refuses one), the smaller on a tie; identity only if it is weighted above it. Without
@@ -95,7 +112,7 @@ export function negotiateCoding(
   available: readonly ContentCoding[],
 ): ContentCoding | null {
   if (header === undefined) return null;
-  const weights = acceptedWeights(header);
+  const weights = weightsOf(header);
   const star = weights.get("*");
   let best: ContentCoding | null = null;
   let bestQ = 0;

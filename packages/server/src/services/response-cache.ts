@@ -1,4 +1,5 @@
 import type { TaggedJson } from "@pricing/http-adapter";
+import { SecondChanceMap } from "../second-chance-map.js";
 
 /** The bytes an entry holds: its identity bytes and each of its codings. */
 function sizeOf(body: TaggedJson): number {
@@ -9,22 +10,17 @@ function sizeOf(body: TaggedJson): number {
 
 /**
  * Serialized responses of persisted runs with their ETags and codings, bounded by total bytes, least recently used
- * out first. Runs are immutable, so an entry never goes stale: a run deleted by retention is simply never asked
- * for again.
+ * out first (as `SecondChanceMap` approximates it). Runs are immutable, so an entry never goes stale: a run deleted
+ * by retention is simply never asked for again.
  */
 export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
-  const entries = new Map<string, TaggedJson>();
+  const entries = new SecondChanceMap<string, TaggedJson>();
   /** Entries being made: the partners reading a new run at once wait for one serialization and compression. */
   const making = new Map<string, Promise<TaggedJson>>();
   let bytes = 0;
 
   function get(key: string): TaggedJson | undefined {
-    const hit = entries.get(key);
-    if (hit !== undefined) {
-      entries.delete(key);
-      entries.set(key, hit);
-    }
-    return hit;
+    return entries.get(key);
   }
 
   function set(key: string, body: TaggedJson): void {
@@ -32,13 +28,12 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
     if (size > maxBytes) return;
     const old = entries.get(key);
     if (old) bytes -= sizeOf(old);
-    entries.delete(key);
     entries.set(key, body);
     bytes += size;
-    for (const [k, v] of entries) {
-      if (bytes <= maxBytes) break;
-      entries.delete(k);
-      bytes -= sizeOf(v);
+    while (bytes > maxBytes) {
+      const dropped = entries.evict();
+      if (dropped === undefined) break;
+      bytes -= sizeOf(dropped[1]);
     }
   }
 
