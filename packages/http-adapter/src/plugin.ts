@@ -11,10 +11,9 @@ import { concurrencyCap, partnerLimitOf } from "./expensive-operations.js";
 import { type IdempotencyOptions, installIdempotency } from "./idempotency.js";
 import { type OpenApiOptions, registerOpenApi, registerOpenApiDocument } from "./openapi.js";
 import {
-  createRateLimitCheck,
   createStoreHealth,
+  installRateLimits,
   type RateLimitsInput,
-  rateLimitStoreOptions,
   rateLimitsSchema,
   type SharedRateLimitStore,
 } from "./rate-limits.js";
@@ -115,8 +114,6 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     ...(options.translateError === undefined ? {} : { translateError: options.translateError }),
   });
   installSecurityHeaders(app);
-  // The Fastify plugin loads here rather than at module load, so that importing the adapter stays cheap.
-  const { default: rateLimit } = await import("@fastify/rate-limit");
 
   if (origins.length > 0) {
     const { default: cors } = await import("@fastify/cors");
@@ -128,7 +125,7 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
       maxAge: 600,
     });
   }
-  await app.register(rateLimit, rateLimitStoreOptions(options.rateLimitStore));
+  const createRateLimitCheck = await installRateLimits(app, options.rateLimitStore);
   await registerOpenApi(app, options.openapi ?? {});
 
   const storeHealth = createStoreHealth();
@@ -139,9 +136,8 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
     limits,
     publicUrl: () => (options.publicUrl?.() ?? "").replace(/\/+$/, ""),
     tokenLimits: {
-      perAddress: createRateLimitCheck(app, limits.tokenPerAddress, (r) => `ip:${r.ip}`, storeHealth),
+      perAddress: createRateLimitCheck(limits.tokenPerAddress, (r) => `ip:${r.ip}`, storeHealth),
       perKey: createRateLimitCheck(
-        app,
         limits.tokenPerKey,
         (r) => {
           const body = r.body as { access_key?: unknown } | undefined;
@@ -154,9 +150,9 @@ async function pricingApiPlugin(app: FastifyInstance, options: PricingApiOptions
   const perPartner = (prefix: string) => (r: FastifyRequest) =>
     r.principal ? `${prefix}:${r.principal.partnerId}` : undefined;
   const partnerLimit = partnerLimitOf({
-    data: createRateLimitCheck(app, limits.dataPerPartner, perPartner("partner"), storeHealth),
-    compute: createRateLimitCheck(app, limits.computePerPartner, perPartner("compute"), storeHealth),
-    train: createRateLimitCheck(app, limits.trainPerPartner, perPartner("train"), storeHealth),
+    data: createRateLimitCheck(limits.dataPerPartner, perPartner("partner"), storeHealth),
+    compute: createRateLimitCheck(limits.computePerPartner, perPartner("compute"), storeHealth),
+    train: createRateLimitCheck(limits.trainPerPartner, perPartner("train"), storeHealth),
   });
 
   const capInFlight = concurrencyCap(limits.expensiveConcurrency);
