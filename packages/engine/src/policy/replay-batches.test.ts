@@ -75,4 +75,18 @@ describe("replay batches", () => {
     expectStep(1, 10, true);
     pipe.close();
   });
+
+  it("does the idle work while every slot is full, and returns once the job is superseded", () => {
+    const { memory, dayFeatures } = filledMemory(10);
+    const pipe = new BatchPipe(memory, { inputs: memory.f, actions: 2, fluidOffset: 3 }, 1, 8);
+    // Six steps, four slots: the fifth waits for a consumed step, and the idle work ends the job meanwhile.
+    const job = pipe.begin(6, (into) => into.set([1, 2, 3, 4, 5, 6]));
+    let idled = 0;
+    gatherJob(pipe.buffers, dayFeatures, job, () => {
+      idled++;
+      if (idled === 3) pipe.begin(1, (into) => into.set([7]));
+      return true;
+    });
+    expect(idled).toBe(3);
+  });
 });

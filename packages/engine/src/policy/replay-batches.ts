@@ -245,12 +245,15 @@ export class BatchPipe {
 
 /**
  * The second thread's end: gathers the job's batches ahead of the training's thread, SLOTS at most, skipping those
- * that thread took back. Returns once the job is over (every step claimed) or superseded.
+ * that thread took back. Returns once the job is over (every step claimed) or superseded. While every slot is
+ * full it calls `idle` (a few ms of other work; false when it has none) instead of waiting: a step it then misses
+ * the training's thread gathers itself.
  */
 export function gatherJob(
   buffers: BatchPipeBuffers,
   dayFeatures: readonly Float32Array[],
   { job, steps, base }: BatchJob,
+  idle: () => boolean = () => false,
 ): void {
   const { control, picks, slots, memory, shape, batchSize } = buffers;
   const tag = job * 4;
@@ -260,6 +263,7 @@ export function gatherJob(
       if (Atomics.load(control, JOB) !== job) return;
       const consumed = Atomics.load(control, CONSUMED);
       if (consumed >= base + k - SLOTS + 1) break;
+      if (idle()) continue;
       Atomics.wait(control, CONSUMED, consumed, 1000);
     }
     const at = STATES + k;

@@ -165,12 +165,40 @@ function plausibleProblems(
  * without rule parameters. Independent of the learned policy, so it can run while the policy trains.
  */
 export function ruleMarginsUnderModels(product: SafetyProduct, z = SAFETY_Z): number[] | null {
+  const steps = ruleMarginsInSteps(product, z);
+  while (!steps.step()) {
+    // One plausible model per step.
+  }
+  return steps.margins;
+}
+
+/** `ruleMarginsUnderModels` one plausible model at a time (see `ruleMarginsInSteps`). */
+export interface RuleMarginSteps {
+  /** Evaluates the next plausible model; true once every one is (then `margins` is complete). */
+  step(): boolean;
+  readonly margins: number[] | null;
+}
+
+/**
+ * `ruleMarginsUnderModels` in steps of one evaluation (a few ms on a 60-day season), so that a thread can fit
+ * them into short idle spells (the training's second thread, while it waits for a free batch slot). The same
+ * evaluations in the same order: the same margins bit for bit.
+ */
+export function ruleMarginsInSteps(product: SafetyProduct, z = SAFETY_Z): RuleMarginSteps {
   const params = product.ruleParams;
-  if (params === undefined) return null;
+  if (params === undefined) return { step: () => true, margins: null };
   const { fitted, problems } = plausibleProblems(product, z);
   // The plausible models move the demand, not the guardrails and dates the rule prices by: one rule serves all.
   const rule = remembered(fitted, rulePolicy(fitted, params));
-  return problems.map((problem) => evaluatePolicy(problem, rule, EVALUATION).value);
+  const margins: number[] = [];
+  return {
+    step: () => {
+      const problem = problems[margins.length];
+      if (problem !== undefined) margins.push(evaluatePolicy(problem, rule, EVALUATION).value);
+      return margins.length === problems.length;
+    },
+    margins,
+  };
 }
 
 /**

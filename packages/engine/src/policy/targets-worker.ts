@@ -8,8 +8,11 @@ import { RlPolicy } from "./rl-policy.js";
 import {
   type PolicyMargins,
   policyMarginsUnderModels,
+  type RuleMarginSteps,
+  ruleMarginsInSteps,
   ruleMarginsUnderModels,
   ruleWorstMargin,
+  type SafetyProduct,
 } from "./safe-improvement.js";
 import { buildSimulator } from "./simulator.js";
 import type {
@@ -25,8 +28,8 @@ import type { TrainingInput } from "./training-input.js";
 
 // Entry point of a training's second thread (see `spawnTargetsThread`): TensorFlow at once, the simulator when the
 // training's input arrives, then one day's replay rows of the products the parent asks for under the parent's
-// current weights; while the parent takes its gradient steps, their minibatches (`gatherJob`); between days, one
-// product at a time, the rule's safety-check margins; at the end the trained policy's margins the parent asks for.
+// current weights; while the parent takes its gradient steps, their minibatches (`gatherJob`); between days and
+// while every batch slot is full, the rule's safety-check margins; at the end the trained policy's margins the parent asks for.
 const port = parentPort;
 if (port === null) throw new Error("targets-worker must run in a worker thread");
 const backendReady = initTfBackend();
@@ -121,20 +124,56 @@ function answerPolicy(request: PolicyRequest, z: number): void {
 }
 
 function ruleMarginsOf(product: TrainingInput["products"][number], z: number): number[] | null {
-  return ruleMarginsUnderModels({ ...product, rates: Float32Array.from(product.rates) }, z);
+  return ruleMarginsUnderModels(safetyProductOf(product), z);
 }
 
-// The rule's margins, one product per turn of the event loop, so that a day's request waits for one product at most.
+function safetyProductOf(product: TrainingInput["products"][number]): SafetyProduct {
+  return { ...product, rates: Float32Array.from(product.rates) };
+}
+
+// The rule's margins, product by product in the order of the input, one plausible model per `ruleStep`: between
+// days one product per turn of the event loop (a day's request waits for one product at most), and while a batch
+// waits for a free slot (`gatherJob`'s idle spells) one model at a time.
 const rule: (readonly [string, number[] | null])[] = [];
-const ruleNext = (products: TrainingInput["products"], z: number): void => {
-  const product = products[rule.length];
-  if (product === undefined) {
-    send({ type: "rule", margins: rule });
-    return;
+let ruleWork: {
+  readonly products: TrainingInput["products"];
+  readonly z: number;
+  next: number;
+  current: { readonly id: string; readonly steps: RuleMarginSteps } | null;
+} | null = null;
+
+/** One plausible model of the rule's margins; false when none is left (the margins are then sent). */
+function ruleStep(): boolean {
+  const work = ruleWork;
+  if (work === null) return false;
+  if (work.current === null) {
+    const product = work.products[work.next];
+    if (product === undefined) {
+      ruleWork = null;
+      send({ type: "rule", margins: rule });
+      return false;
+    }
+    work.next++;
+    work.current = {
+      id: product.setup.productId,
+      steps: ruleMarginsInSteps(safetyProductOf(product), work.z),
+    };
   }
+  const { id, steps } = work.current;
+  if (steps.step()) {
+    rule.push([id, steps.margins]);
+    work.current = null;
+  }
+  return true;
+}
+
+const ruleNext = (): void => {
   try {
-    rule.push([product.setup.productId, ruleMarginsOf(product, z)]);
-    setImmediate(() => ruleNext(products, z));
+    const done = rule.length;
+    while (rule.length === done && ruleStep()) {
+      // Until this product's margins are complete.
+    }
+    if (ruleWork !== null) setImmediate(ruleNext);
   } catch (error) {
     fail(error);
   }
@@ -145,7 +184,10 @@ function init(request: InitRequest): void {
   const { models } = buildSimulator(request.data.input);
   training = { data: request.data, models };
   const z = request.data.safetyZ;
-  if (z !== null) setImmediate(() => ruleNext(request.data.input.products, z));
+  if (z !== null) {
+    ruleWork = { products: request.data.input.products, z, next: 0, current: null };
+    setImmediate(ruleNext);
+  }
 }
 
 port.on("message", (request: TargetsRequest) => {
@@ -164,7 +206,7 @@ port.on("message", (request: TargetsRequest) => {
       if (request.type === "share-batches") {
         batches = { buffers: request.buffers, dayFeatures: current().models.map((m) => m.dayFeatures) };
       } else if (batches !== null) {
-        gatherJob(batches.buffers, batches.dayFeatures, request.job);
+        gatherJob(batches.buffers, batches.dayFeatures, request.job, ruleStep);
       }
     } catch (error) {
       fail(error);
