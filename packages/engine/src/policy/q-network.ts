@@ -186,9 +186,27 @@ export class QNetwork {
   }
 
   /** Copies the weights into the tfjs variables when training has moved them since. */
+  /**
+   * The first layer's rows for `predictRaw`'s stock columns, kept between calls until the weights change: the
+   * safety check's decider and the targets' value grid make some 20,000 small forward passes a training, and the
+   * gather was one of their ten kernels each.
+   */
+  private stockKernel: { readonly columns: readonly number[]; readonly tensor: tf.Tensor2D } | null = null;
+
+  private stockKernelOf(columns: readonly number[]): tf.Tensor2D {
+    const kept = this.stockKernel;
+    if (kept !== null && kept.columns === columns) return kept.tensor;
+    kept?.tensor.dispose();
+    const tensor = tf.keep(tf.gather(at(this.layers, 0).kernel, columns) as tf.Tensor2D);
+    this.stockKernel = { columns, tensor };
+    return tensor;
+  }
+
   private refresh(): void {
     if (!this.stale) return;
     this.stale = false;
+    this.stockKernel?.tensor.dispose();
+    this.stockKernel = null;
     this.variables().forEach((v, i) => {
       tf.tidy(() => v.assign(tf.tensor(at(this.weights, i), v.shape)));
     });
@@ -297,7 +315,7 @@ export class QNetwork {
     tf.tidy(() => {
       const first = at(this.layers, 0);
       const hidden0 = at(first.bias.shape, 0);
-      const stockKernel = tf.gather(first.kernel, stockColumns) as tf.Tensor2D;
+      const stockKernel = this.stockKernelOf(stockColumns);
       let h = tf.relu(
         tf.add(
           tf.add(
@@ -462,6 +480,8 @@ export class QNetwork {
   }
 
   dispose(): void {
+    this.stockKernel?.tensor.dispose();
+    this.stockKernel = null;
     for (const v of this.variables()) v.dispose();
   }
 }
