@@ -15,9 +15,8 @@ const LOG_FLUSH_MS = 100;
 
 /**
  * The one logger factory of every process role (API, worker, both): JSON lines at `config.logLevel`, requests
- * serialized without their secrets (`logSerializers`) and every `secret_key` and `access_token` censored (`redactSecrets`),
- * whoever logs them (a route, a job, the queue).
- * Writes are asynchronous: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
+ * serialized without their secrets (`logSerializers`) and every `secret_key` and `access_token` censored
+ * (`redactSecrets`), whoever logs them (a route, a job, the queue). Writes are asynchronous: a synchronous stdout that is a slow pipe would stall the event loop on every full pipe.
  * They are batched (`LOG_BATCH_BYTES`, at most `LOG_FLUSH_MS` late); pino writes what is left when the process
  * exits, a crash included (`process.on("exit")`); only a SIGKILL loses the last moment's lines.
  */

@@ -29,7 +29,8 @@ import type { TrainingInput } from "./training-input.js";
 // Entry point of a training's second thread (see `spawnTargetsThread`): TensorFlow at once, the simulator when the
 // training's input arrives, then one day's replay rows of the products the parent asks for under the parent's
 // current weights; while the parent takes its gradient steps, their minibatches (`gatherJob`); between days and
-// while every batch slot is full, the rule's safety-check margins; at the end the trained policy's margins the parent asks for.
+// while every batch slot is full, the rule's safety-check margins; at the end the trained policy's margins the
+// parent asks for.
 const port = parentPort;
 if (port === null) throw new Error("targets-worker must run in a worker thread");
 const backendReady = initTfBackend();
