@@ -185,7 +185,6 @@ export class QNetwork {
     );
   }
 
-  /** Copies the weights into the tfjs variables when training has moved them since. */
   /**
    * The first layer's rows for `predictRaw`'s stock columns, kept between calls until the weights change: the
    * safety check's decider and the targets' value grid make some 20,000 small forward passes a training, and the
@@ -202,6 +201,7 @@ export class QNetwork {
     return tensor;
   }
 
+  /** Copies the weights into the tfjs variables when training has moved them since. */
   private refresh(): void {
     if (!this.stale) return;
     this.stale = false;
